@@ -1,0 +1,74 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# pm-async: dependency-driven async device suspend/resume for Linux 6.12,
+# and the lab that proves it.  "make help" lists the targets.
+
+SHELL := /bin/bash
+.SHELLFLAGS := -eo pipefail -c
+S := scripts
+
+KERNEL ?= patched
+FLAVOUR ?= test
+CMD ?= sh /pma/check.sh
+
+.PHONY: help deps tree export kernel base-kernel bench-kernels kernels \
+	initramfs run tools check demo bench clean distclean
+
+help:
+	@echo "make demo          build, boot, run the laptop profile on stock and pm-async, print the table"
+	@echo "make check         all tests (host tools, kselftest and KUnit in QEMU); ends with 'N passed, N failed'"
+	@echo "make bench         all profiles, stock vs patched, sync vs async (BENCH_CYCLES=, BENCH_PROFILES=)"
+	@echo "make deps          install the Debian packages that are missing"
+	@echo "make tree          build/patched/src and build/stock/src from Debian's source + patches/ + overlay"
+	@echo "make export        regenerate patches/ and the overlay files from the commits in build/patched/src"
+	@echo "make kernel        the patched test kernel;  make base-kernel: the stock test kernel"
+	@echo "make bench-kernels stock and patched kernels without debugging options"
+	@echo "make initramfs     the guest image for KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR)"
+	@echo "make run CMD='...' boot KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR) and run CMD in the guest"
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/tree.sh
+
+export:
+	@$(S)/export.sh
+
+kernel: tree
+	@$(S)/build-kernel.sh patched test
+
+base-kernel: tree
+	@$(S)/build-kernel.sh stock test
+
+bench-kernels: tree
+	@$(S)/build-kernel.sh stock bench
+	@$(S)/build-kernel.sh patched bench
+
+kernels: kernel base-kernel
+
+initramfs: tree
+	@$(S)/build-kernel.sh $(KERNEL) $(FLAVOUR)
+	@$(S)/mkinitramfs.sh $(KERNEL) $(FLAVOUR)
+
+run: initramfs
+	@$(S)/qemu-run.sh -k $(KERNEL) -f $(FLAVOUR) -- '$(CMD)'
+
+tools:
+	@for d in $(S)/report $(S)/advise; do [ ! -f $$d/Makefile ] || $(MAKE) -s -C $$d; done
+
+check: deps
+	@$(S)/check.sh
+
+demo: deps
+	@$(S)/demo.sh
+
+bench: deps
+	@$(S)/bench.sh
+
+clean:
+	rm -rf build/*/obj-* build/*/initramfs-* build/kselftest* out
+	@for d in $(S)/report $(S)/advise; do [ ! -f $$d/Makefile ] || $(MAKE) -s -C $$d clean; done
+
+distclean: clean
+	rm -rf build

@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check: every test, ending with one line "N passed, N failed".
+#  1. host tools' unit tests (TAP);
+#  2. the patched test kernel (lockdep, DEBUG_ATOMIC_SLEEP) in QEMU: the
+#     pm_async kselftest, the KUnit suites and a clean kernel log;
+#  3. the stock test kernel (lab part of the series only): the kselftest and
+#     a clean kernel log, so the lab is proven on the unmodified PM core.
+# CHECK_KERNELS="patched stock" and CHECK_STREAMS select parts.
+
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+out=$TOP/out/check
+rm -rf "$out"
+mkdir -p "$out"
+args=()
+failed_steps=0
+
+step() { say "== $*"; }
+
+step "host tools: unit tests"
+for d in "$TOP"/scripts/*/; do
+	[ -f "$d/Makefile" ] && grep -q '^test:' "$d/Makefile" || continue
+	name=$(basename "$d")
+	make -s -C "$d" test >"$out/host-$name.tap" 2>"$out/host-$name.err" ||
+		{ [ -s "$out/host-$name.tap" ] || cat "$out/host-$name.err" >&2; }
+	args+=("host" "$out/host-$name.tap")
+done
+"$TOP/scripts/tests/run.sh" >"$out/host-harness.tap" 2>&1 || true
+args+=("host" "$out/host-harness.tap")
+
+"$TOP/scripts/tree.sh" || exit 1
+for k in ${CHECK_KERNELS:-patched stock}; do
+	step "$k kernel (test flavour): build"
+	if ! "$TOP/scripts/build-kernel.sh" "$k" test ||
+	   ! "$TOP/scripts/mkinitramfs.sh" "$k" test; then
+		echo "not ok 1 build of the $k test kernel" >"$out/$k-build.tap"
+		args+=("$k" "$out/$k-build.tap")
+		continue
+	fi
+	streams=${CHECK_STREAMS:-kselftest kunit dmesg}
+	[ "$k" = stock ] && streams=${streams/kunit/}
+	step "$k kernel: booting QEMU for: $streams"
+	"$TOP/scripts/qemu-run.sh" -k "$k" -f test -t "${CHECK_TIMEOUT:-1500}" \
+		-o "$out/$k" -- "sh /pma/check.sh $streams" | sed -u 's/^/    /'
+	args+=("$k" "$out/$k/results.log")
+done
+
+say "== summary"
+TAP_TOTALS=$out/totals "$TOP/scripts/tap-summary.sh" "${args[@]}"
+read -r pass fail skip <"$out/totals"
+echo "$pass passed, $fail failed, $skip skipped"
+[ "$fail" = 0 ]

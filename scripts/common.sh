@@ -1,0 +1,47 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings for the pm-async harness scripts.  Sourced, not run.
+
+TOP=${PMA_TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)}
+HARNESS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+BUILD=${PMA_BUILD:-$TOP/build}
+# Both trees sit at the same depth as their object directories, so the
+# compiler sees the same relative paths and ccache (CCACHE_BASEDIR=$BUILD)
+# shares objects between stock and patched, and between clones.
+SRC=$BUILD/patched/src		# patched tree (git, branch pm-async)
+SRC_STOCK=$BUILD/stock/src	# worktree at the end of the lab part
+KTAR=${PMA_KERNEL_TAR:-/usr/src/linux-source-6.12.tar.xz}
+KPKG=linux-source-6.12
+
+say() { printf '[pm-async] %s\n' "$*" >&2; }
+die() { printf '[pm-async] error: %s\n' "$*" >&2; exit 1; }
+
+# Debian source version, e.g. 6.12.117-1~deb12u1.
+debian_version()
+{
+	if [ -f "$BUILD/VERSION" ]; then
+		cat "$BUILD/VERSION"
+	else
+		package_version
+	fi
+}
+
+package_version()
+{
+	[ -z "${PMA_KERNEL_VERSION:-}" ] || { echo "$PMA_KERNEL_VERSION"; return; }
+	dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown
+}
+
+# Kernel release suffix: the Debian revision plus our label, "~" is not
+# welcome in a release string.
+localversion()
+{
+	local rev=${1#*-}
+
+	printf -- '-%s-pmasync' "${rev//\~/.}"
+}
+
+# Source, object directory and image of kernel $1 (stock|patched) in
+# flavour $2 (test|bench).
+srcdir() { echo "$BUILD/$1/src"; }
+objdir() { echo "$BUILD/$1/obj-$2"; }
+bzimage() { echo "$BUILD/$1/obj-$2/arch/x86/boot/bzImage"; }

@@ -1,0 +1,46 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# mkinitramfs.sh KERNEL FLAVOUR: build/KERNEL/initramfs-FLAVOUR.cpio.gz with
+# busybox, the kernel's modules, the pm_async kselftest (static) and the
+# guest scripts.  The command to run is added per boot by qemu-run.sh as a
+# second, concatenated cpio archive.
+
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+kernel=${1:?kernel}
+flavour=${2:?flavour}
+obj=$(objdir "$kernel" "$flavour")
+out=$BUILD/$kernel/initramfs-$flavour.cpio.gz
+stage=$BUILD/$kernel/initramfs-$flavour
+[ -f "$obj/arch/x86/boot/bzImage" ] || die "no kernel in $obj: run 'make kernel'"
+busybox=$(command -v busybox || true)
+[ -n "$busybox" ] && file -L "$busybox" | grep -q 'statically linked' ||
+	busybox=/bin/busybox
+[ -x "$busybox" ] || die "busybox-static is missing: run 'make deps'"
+
+# The kselftest, built once (static: the guest has no C library).
+kst=$BUILD/kselftest
+if [ -d "$SRC/tools/testing/selftests/pm_async" ]; then
+	say "building the pm_async kselftest"
+	make -s -C "$SRC/tools/testing/selftests" TARGETS=pm_async \
+		OUTPUT="$BUILD/kselftest-build" LDFLAGS=-static \
+		INSTALL_PATH="$kst" install >/dev/null
+fi
+
+say "packing $out"
+rm -rf "$stage"
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,lib}
+cp "$busybox" "$stage/bin/busybox"
+for app in $("$busybox" --list-full); do
+	[ -e "$stage/$app" ] || ln -s /bin/busybox "$stage/$app"
+done
+cp "$TOP/scripts/guest/init" "$stage/init"
+chmod +x "$stage/init"
+mkdir -p "$stage/pma"
+cp "$TOP"/scripts/guest/*.sh "$stage/pma/" 2>/dev/null || true
+[ -d "$obj/modinst/lib/modules" ] && cp -a "$obj/modinst/lib/modules" "$stage/lib/"
+[ -d "$kst" ] && cp -a "$kst" "$stage/kselftest"
+(cd "$stage" && find . | sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
+mv "$out.tmp" "$out"

@@ -1,0 +1,227 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make tree: lay Debian's 6.12 source out as a git repository under build/
+# and bring it up to date with the series (patches/series + overlay files).
+#
+# build/patched/src  the patched tree, branch "pm-async"
+# build/stock/src    a worktree of the same repository at the end of the
+#                    lab part of the series (marker "#stock" in the series)
+#
+# The commits are built with git plumbing in a private index, so the work
+# trees are only touched by the final checkout, which rewrites just the
+# files that changed: an incremental kernel build stays incremental.
+# A tree with uncommitted changes or with commits that patches/ does not
+# hold is never overwritten (see "make export").
+
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+SERIES=$TOP/patches/series
+STAMP=$BUILD/tree.stamp
+
+[ -f "$KTAR" ] || die "$KTAR not found: run 'make deps' (package $KPKG)"
+mkdir -p "$BUILD/patched" "$BUILD/stock"
+
+unpack_base()
+{
+	local ver
+
+	ver=$(package_version)
+	say "unpacking $KPKG $ver into $SRC (once)"
+	rm -rf "$SRC.tmp"
+	mkdir -p "$SRC.tmp"
+	tar -C "$SRC.tmp" --strip-components=1 -xf "$KTAR"
+	say "recording the base commit"
+	git -C "$SRC.tmp" init -q -b base-branch
+	git -C "$SRC.tmp" config core.autocrlf false
+	git -C "$SRC.tmp" config gc.auto 0
+	# Debian's .gitignore ignores every top-level entry: add with -f.
+	git -C "$SRC.tmp" add -A -f .
+	git -C "$SRC.tmp" commit -q -m "Debian $KPKG $ver" --no-verify
+	git -C "$SRC.tmp" tag base
+	mv "$SRC.tmp" "$SRC"
+	echo "$ver" >"$BUILD/VERSION"
+}
+
+# Emit "patch<TAB>overlay paths" and "#stock" lines from the series file.
+parse_series()
+{
+	awk '
+		/^[ \t]*$/ { next }
+		/^#stock[ \t]*$/ { flush(); print "#stock"; next }
+		/^#\+/ {
+			if (cur == "") { print "error: overlay line " NR " before any patch" > "/dev/stderr"; exit 1 }
+			sub(/^#\+[ \t]*/, ""); ov = ov " " $0; next
+		}
+		/^#/ { next }
+		{ flush(); cur = $1 }
+		function flush() { if (cur != "") print cur "\t" ov; cur = ""; ov = "" }
+		END { flush() }
+	' "$SERIES"
+}
+
+# Every file under the overlay roots must be claimed by exactly one patch.
+overlay_files()
+{
+	local roots="drivers include Documentation tools kernel lib"
+
+	cd "$TOP" || return
+	if env -u GIT_INDEX_FILE git rev-parse --git-dir >/dev/null 2>&1; then
+		# shellcheck disable=SC2086
+		env -u GIT_INDEX_FILE git ls-files -co --exclude-standard -- $roots
+	else
+		# shellcheck disable=SC2086
+		find $roots -type f 2>/dev/null || true
+	fi | sort -u
+}
+
+# Expand the overlay paths of one patch (directories end in "/").
+expand_overlay()
+{
+	local p
+
+	for p in "$@"; do
+		if [ -d "$TOP/$p" ]; then
+			overlay_files | grep -F -- "${p%/}/" || true
+		elif [ -f "$TOP/$p" ]; then
+			echo "$p"
+		else
+			die "series: overlay path '$p' does not exist in the repository"
+		fi
+	done
+}
+
+stamp_now()
+{
+	{
+		cat "$SERIES" "$HARNESS/tree.sh"
+		cat "$TOP"/patches/*.patch 2>/dev/null || true
+		overlay_files | while read -r f; do
+			[ -f "$TOP/$f" ] && { echo "$f"; cat "$TOP/$f"; }
+		done
+	} | sha1sum | cut -d' ' -f1
+}
+
+build_commits()
+{
+	# Not local: the EXIT trap below runs after the function returned.
+	local parent line patch ov files f tree name email date stock="" n=0
+
+	idx=$(mktemp "$BUILD/index.XXXXXX")
+	msg=$(mktemp)
+	info=$(mktemp)
+	claimed=$(mktemp)
+	# build_commits runs in a subshell: clean up when it exits.
+	trap 'rm -f "$idx" "$msg" "$info" "$claimed" "$msg.patch"' EXIT
+	export GIT_INDEX_FILE=$idx
+	git -C "$SRC" read-tree base
+	parent=$(git -C "$SRC" rev-parse base)
+
+	while IFS= read -r line; do
+		if [ "$line" = "#stock" ]; then
+			stock=$parent
+			continue
+		fi
+		patch=${line%%$'\t'*}
+		ov=${line#*$'\t'}
+		n=$((n + 1))
+		[ -f "$TOP/patches/$patch" ] || die "series: $patch: no such file in patches/"
+		git mailinfo "$msg" "$msg.patch" <"$TOP/patches/$patch" >"$info"
+		if grep -q '^diff --git' "$msg.patch"; then
+			if ! git -C "$SRC" apply --cached "$msg.patch" 2>"$msg.err"; then
+				sed 's/^/    /' "$msg.err" >&2
+				f=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): \(does not exist in index\|already exists in index\|patch does not apply\)$/\1/p' "$msg.err" | head -n 1)
+				rm -f "$msg.err"
+				die "patch $patch does not apply (rejected file: ${f:-unknown})"
+			fi
+			rm -f "$msg.err"
+		fi
+		# shellcheck disable=SC2086
+		files=$(expand_overlay $ov)
+		for f in $files; do
+			git -C "$SRC" update-index --add --cacheinfo \
+				"100644,$(git -C "$SRC" hash-object -w "$TOP/$f"),$f"
+			echo "$f" >>"$claimed"
+		done
+		name=$(sed -n 's/^Author: //p' "$info")
+		email=$(sed -n 's/^Email: //p' "$info")
+		date=$(sed -n 's/^Date: //p' "$info")
+		{
+			sed -n 's/^Subject: //p' "$info"
+			echo
+			cat "$msg"
+		} >"$msg.full"
+		tree=$(git -C "$SRC" write-tree)
+		parent=$(GIT_AUTHOR_NAME=${name:-pm-async} \
+			 GIT_AUTHOR_EMAIL=${email:-pm-async@localhost} \
+			 GIT_AUTHOR_DATE=${date:-now} \
+			 git -C "$SRC" commit-tree "$tree" -p "$parent" -F "$msg.full")
+		rm -f "$msg.full"
+		say "  applied $patch${files:+ (+$(echo "$files" | wc -l) overlay files)}"
+	done < <(parse_series)
+
+	# Overlay files no patch claims would silently never reach a kernel.
+	f=$(overlay_files | grep -vxF -f "$claimed" || true)
+	[ -z "$f" ] || die "overlay files not claimed by any patch in the series (add '#+ PATH' lines):
+$f"
+	f=$(sort "$claimed" | uniq -d)
+	[ -z "$f" ] || die "overlay files claimed by two patches: $f"
+
+	unset GIT_INDEX_FILE
+	echo "${stock:-$parent} $parent $n"
+}
+
+# Refuse to drop work done in a tree.
+check_clean()
+{
+	local dir=$1 want=$2 head
+
+	head=$(git -C "$dir" rev-parse HEAD)
+	if [ -n "$(git -C "$dir" status --porcelain --untracked-files=no)" ]; then
+		die "$dir has uncommitted changes: commit them and run 'make export', or discard them (git -C $dir checkout -- .)"
+	fi
+	if [ -n "$want" ] && [ "$head" != "$want" ]; then
+		die "$dir has commits that patches/ does not hold (HEAD $head): run 'make export' first, or 'make tree FORCE=1' to drop them"
+	fi
+}
+
+[ -d "$SRC/.git" ] || unpack_base
+
+now=$(stamp_now)
+old_stamp="" old_head="" old_stock=""
+[ -f "$STAMP" ] && read -r old_stamp old_stock old_head <"$STAMP" || true
+
+if [ "$now" = "$old_stamp" ] && [ -d "$SRC_STOCK" ] &&
+   [ "$(git -C "$SRC" rev-parse HEAD)" = "$old_head" ]; then
+	say "tree up to date ($(debian_version), $(git -C "$SRC" rev-list --count base..HEAD) patches)"
+	exit 0
+fi
+
+say "applying patches/series to $(debian_version)"
+read -r stock head count < <(build_commits)
+
+# A tree whose content is exactly what the series produces loses nothing
+# by moving to the new commits (e.g. right after 'make export').
+if [ "${FORCE:-0}" != 1 ]; then
+	same() { [ "$(git -C "$1" rev-parse "HEAD^{tree}")" = "$(git -C "$SRC" rev-parse "$2^{tree}")" ]; }
+	same "$SRC" "$head" || check_clean "$SRC" "$old_head"
+	if [ -d "$SRC_STOCK" ]; then
+		same "$SRC_STOCK" "$stock" || check_clean "$SRC_STOCK" "$old_stock"
+	fi
+fi
+
+if [ "${FORCE:-0}" = 1 ]; then
+	git -C "$SRC" checkout -q -f -B pm-async "$head"
+else
+	git -C "$SRC" checkout -q -B pm-async "$head"
+fi
+if [ -d "$SRC_STOCK" ]; then
+	git -C "$SRC_STOCK" checkout -q $([ "${FORCE:-0}" = 1 ] && echo -f) --detach "$stock"
+else
+	say "creating the stock worktree $SRC_STOCK"
+	git -C "$SRC" worktree add -q --detach "$SRC_STOCK" "$stock"
+fi
+git -C "$SRC" tag -f stock "$stock" >/dev/null
+echo "$now $stock $head" >"$STAMP"
+say "tree ready: $count patches, stock = $(git -C "$SRC" rev-list --count base..stock) patches"
