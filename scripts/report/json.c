@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The numbers of the tables, machine-readable.  Hand-written JSON: a tiny
+ * writer that tracks where commas go, proper string escaping, and null for
+ * values that do not exist (NaN is not JSON).
+ */
+#include <math.h>
+#include <string.h>
+
+#include "report.h"
+
+#define JW_DEPTH 16
+
+struct jw {
+	FILE *f;
+	int depth;
+	int count[JW_DEPTH];	/* members written at each level */
+	int keyed;		/* a key was just written */
+};
+
+static void jw_sep(struct jw *w)
+{
+	if (w->keyed) {
+		w->keyed = 0;
+		return;
+	}
+	if (w->count[w->depth]++)
+		fputc(',', w->f);
+	if (w->depth)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+}
+
+static void jw_string(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char ch = *s;
+
+		if (ch == '"' || ch == '\\')
+			fprintf(f, "\\%c", ch);
+		else if (ch == '\n')
+			fputs("\\n", f);
+		else if (ch == '\t')
+			fputs("\\t", f);
+		else if (ch < 0x20 || ch == 0x7f)
+			fprintf(f, "\\u%04x", ch);
+		else
+			fputc(ch, f);
+	}
+	fputc('"', f);
+}
+
+static void jw_open(struct jw *w, char ch)
+{
+	jw_sep(w);
+	fputc(ch, w->f);
+	w->count[++w->depth] = 0;
+}
+
+static void jw_close(struct jw *w, char ch)
+{
+	int had = w->count[w->depth--];
+
+	if (had)
+		fprintf(w->f, "\n%*s", 2 * w->depth, "");
+	fputc(ch, w->f);
+}
+
+static void jw_key(struct jw *w, const char *key)
+{
+	jw_sep(w);
+	jw_string(w->f, key);
+	fputs(": ", w->f);
+	w->keyed = 1;
+}
+
+static void jw_str(struct jw *w, const char *key, const char *val)
+{
+	if (key)
+		jw_key(w, key);
+	jw_sep(w);
+	if (val)
+		jw_string(w->f, val);
+	else
+		fputs("null", w->f);
+}
+
+static void jw_num(struct jw *w, const char *key, double v)
+{
+	jw_key(w, key);
+	jw_sep(w);
+	if (isnan(v) || isinf(v))
+		fputs("null", w->f);
+	else
+		fprintf(w->f, "%.10g", v);
+}
+
+static void jw_obj(struct jw *w, const char *key)
+{
+	if (key)
+		jw_key(w, key);
+	jw_open(w, '{');
+}
+
+static void json_stats(struct jw *w, const char *key, const struct stats *st)
+{
+	jw_obj(w, key);
+	jw_num(w, "n", st->n);
+	jw_num(w, "mean", st->mean);
+	jw_num(w, "sd", st->sd);
+	jw_num(w, "median", st->median);
+	jw_num(w, "min", st->min);
+	jw_num(w, "max", st->max);
+	jw_close(w, '}');
+}
+
+static void json_row(struct jw *w, const struct row *r)
+{
+	char key[256];
+	int s;
+
+	snprintf(key, sizeof(key), "%s/%s", r->mode, r->kernel);
+	jw_obj(w, key);
+	jw_str(w, "label", row_label(r, key, sizeof(key)));
+	jw_str(w, "version", r->versions);
+	jw_num(w, "cycles", r->n);
+	jw_num(w, "incomplete", r->incomplete);
+	jw_num(w, "violations", r->violations);
+	json_stats(w, "suspend_ms", &r->side[SIDE_SUSPEND]);
+	json_stats(w, "resume_ms", &r->side[SIDE_RESUME]);
+	json_stats(w, "suspend_ratio", &r->ratio[SIDE_SUSPEND]);
+	json_stats(w, "resume_ratio", &r->ratio[SIDE_RESUME]);
+	jw_obj(w, "phases");
+	for (s = 0; s < NSLOT; s++) {
+		jw_obj(w, r->phname[s]);
+		jw_num(w, "mean", r->phase[s].mean);
+		jw_num(w, "sd", r->phase[s].sd);
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+	jw_num(w, "bound_suspend_ms", r->bound[SIDE_SUSPEND].mean);
+	jw_num(w, "bound_resume_ms", r->bound[SIDE_RESUME].mean);
+	jw_close(w, '}');
+}
+
+static void json_summary(struct jw *w, const struct profile *p)
+{
+	char key[256];
+	int i;
+
+	jw_obj(w, "summary");
+	jw_num(w, "patched_over_stock_suspend", p->over_stock[SIDE_SUSPEND]);
+	jw_num(w, "patched_over_stock_resume", p->over_stock[SIDE_RESUME]);
+	jw_obj(w, "time_over_bound");
+	for (i = 0; i < p->nrow; i++) {
+		const struct row *r = &p->row[i];
+
+		snprintf(key, sizeof(key), "%s/%s", r->mode, r->kernel);
+		jw_obj(w, key);
+		jw_num(w, "suspend", r->ratio[SIDE_SUSPEND].mean);
+		jw_num(w, "resume", r->ratio[SIDE_RESUME].mean);
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+	if (p->bound_row) {
+		snprintf(key, sizeof(key), "%s/%s", p->bound_row->mode,
+			 p->bound_row->kernel);
+		jw_str(w, "bound_row", key);
+	} else {
+		jw_str(w, "bound_row", NULL);
+	}
+	jw_close(w, '}');
+}
+
+static void json_cp(struct jw *w, const struct profile *p)
+{
+	int side, s, i;
+
+	jw_obj(w, "critical_path");
+	for (side = 0; side < 2; side++) {
+		const struct cycle *c = p->cp_cyc[side];
+
+		for (s = 3 * side; c && s < 3 * side + 3; s++) {
+			jw_key(w, cycle_phase_name(c, s));
+			jw_open(w, '[');
+			for (i = 0; i < c->nchain[s]; i++)
+				jw_str(w, NULL, c->dev[c->chain[s][i]].name);
+			jw_close(w, ']');
+		}
+	}
+	jw_close(w, '}');
+	jw_obj(w, "critical_path_cycle");
+	for (side = 0; side < 2; side++) {
+		const struct cycle *c = p->cp_cyc[side];
+
+		if (!c)
+			continue;
+		jw_obj(w, side ? "resume" : "suspend");
+		jw_str(w, "kernel", c->kernel);
+		jw_str(w, "mode", c->mode);
+		jw_num(w, "cycle", c->number);
+		jw_str(w, "file", c->file);
+		jw_num(w, "line", c->line);
+		jw_num(w, "complete", c->complete);
+		jw_close(w, '}');
+	}
+	jw_close(w, '}');
+}
+
+static void json_profile(struct jw *w, const struct profile *p)
+{
+	int i;
+
+	jw_obj(w, p->name);
+	jw_str(w, "version", p->versions);
+	jw_num(w, "cycles", p->ncycles);
+	jw_num(w, "incomplete", p->incomplete);
+	jw_num(w, "violations", p->violations);
+	jw_obj(w, "rows");
+	for (i = 0; i < p->nrow; i++)
+		json_row(w, &p->row[i]);
+	jw_close(w, '}');
+	json_summary(w, p);
+	json_cp(w, p);
+	jw_close(w, '}');
+}
+
+void print_json(FILE *out, const struct summary *s)
+{
+	struct jw w = { .f = out };
+	int i;
+
+	jw_obj(&w, NULL);
+	jw_str(&w, "tool", "pm-async-report");
+	jw_str(&w, "version", s->versions);
+	jw_num(&w, "limit", s->limit);
+	jw_obj(&w, "profiles");
+	for (i = 0; i < s->nprof; i++)
+		json_profile(&w, &s->prof[i]);
+	jw_close(&w, '}');
+	jw_close(&w, '}');
+	fputc('\n', out);
+}

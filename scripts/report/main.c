@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pm-async-report: tables, JSON and SVG timelines from pm_async_test lab
+ * cycles.  Exit status: 0 success, 1 usage error, 2 malformed input.
+ */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+struct opts {
+	long limit;
+	const char *filter;
+	const char *json;
+	const char *svg;
+	const char *cycle;
+	int aggregate;		/* -1: by size */
+	int quiet;
+	char **files;
+	int nfiles;
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: pm-async-report [--limit N] [--filter KEY=VAL[,...]] [--json FILE]\n"
+		"                       [--svg FILE [--cycle KEY=VAL[,...]] [--aggregate|--no-aggregate]]\n"
+		"                       [--quiet] FILE...\n"
+		"\n"
+		"Summarise pm_async_test cycles (\"=== cycle\" ... \"=== end\" blocks) from\n"
+		"FILEs ('-' = stdin): suspend/resume times, lower bounds and critical paths.\n"
+		"\n"
+		"  --limit N       async worker limit used in the bound (default %d)\n"
+		"  --filter SEL    only use cycles whose header matches, e.g. profile=laptop\n"
+		"  --json FILE     also write the numbers as JSON ('-' = stdout)\n"
+		"  --svg FILE      draw a timeline of one cycle ('-' = stdout); default the\n"
+		"                  first async cycle of the first profile\n"
+		"  --cycle SEL     which cycle to draw, e.g. kernel=patched,mode=async,cycle=2\n"
+		"  --aggregate     group devices by depth in the SVG (default above %d devices)\n"
+		"  --no-aggregate  one SVG row per device whatever the size\n"
+		"  --quiet         no tables on stdout\n",
+		DEFAULT_LIMIT, AGGREGATE_MIN);
+}
+
+static int __attribute__((format(printf, 1, 2)))
+usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "pm-async-report: ");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "\n");
+	usage(stderr);
+	return 1;
+}
+
+/* "--opt VAL" or "--opt=VAL"; returns VAL or NULL if @arg is not @opt. */
+static const char *opt_value(char **argv, int *i, const char *opt, int *err)
+{
+	size_t n = strlen(opt);
+
+	if (strncmp(argv[*i], opt, n))
+		return NULL;
+	if (argv[*i][n] == '=')
+		return argv[*i] + n + 1;
+	if (argv[*i][n])
+		return NULL;
+	if (!argv[*i + 1]) {
+		*err = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static int parse_opt(struct opts *o, char **argv, int *i)
+{
+	const char *v;
+	long long n;
+	int err = 0;
+
+	if ((v = opt_value(argv, i, "--limit", &err))) {
+		if (parse_ll(v, &n) || n < 1 || n > 1000000)
+			return usage_error("bad --limit '%s'", v);
+		o->limit = (long)n;
+	} else if ((v = opt_value(argv, i, "--filter", &err))) {
+		o->filter = v;
+	} else if ((v = opt_value(argv, i, "--json", &err))) {
+		o->json = v;
+	} else if ((v = opt_value(argv, i, "--svg", &err))) {
+		o->svg = v;
+	} else if ((v = opt_value(argv, i, "--cycle", &err))) {
+		o->cycle = v;
+	} else if (err) {
+		return usage_error("option '%s' needs a value", argv[*i]);
+	} else if (!strcmp(argv[*i], "--aggregate")) {
+		o->aggregate = 1;
+	} else if (!strcmp(argv[*i], "--no-aggregate")) {
+		o->aggregate = 0;
+	} else if (!strcmp(argv[*i], "--quiet") || !strcmp(argv[*i], "-q")) {
+		o->quiet = 1;
+	} else {
+		return usage_error("unknown option '%s'", argv[*i]);
+	}
+	return 0;
+}
+
+static int parse_args(struct opts *o, int argc, char **argv)
+{
+	int i;
+
+	o->limit = DEFAULT_LIMIT;
+	o->aggregate = -1;
+	o->files = xcalloc(argc, sizeof(*o->files));
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			usage(stdout);
+			exit(0);
+		}
+		if (argv[i][0] == '-' && argv[i][1]) {
+			if (parse_opt(o, argv, &i))
+				return 1;
+			continue;
+		}
+		o->files[o->nfiles++] = argv[i];
+	}
+	if (!o->nfiles)
+		return usage_error("%s", "no input files");
+	if (o->filter && !sel_valid(o->filter))
+		return usage_error("bad --filter '%s' (want KEY=VAL[,...])",
+				   o->filter);
+	if (o->cycle && !sel_valid(o->cycle))
+		return usage_error("bad --cycle '%s' (want KEY=VAL[,...])",
+				   o->cycle);
+	if (o->cycle && !o->svg)
+		return usage_error("%s", "--cycle needs --svg");
+	return 0;
+}
+
+static int read_inputs(const struct opts *o, struct input *in)
+{
+	char err[512];
+	int i;
+
+	for (i = 0; i < o->nfiles; i++) {
+		int is_stdin = !strcmp(o->files[i], "-");
+		FILE *f = is_stdin ? stdin : fopen(o->files[i], "r");
+		int ret;
+
+		if (!f) {
+			fprintf(stderr, "pm-async-report: cannot open %s\n",
+				o->files[i]);
+			return 1;
+		}
+		ret = parse_file(in, is_stdin ? "<stdin>" : o->files[i], f,
+				 err, sizeof(err));
+		if (!is_stdin)
+			fclose(f);
+		if (ret) {
+			fprintf(stderr, "%s\n", err);
+			return 2;
+		}
+	}
+	return 0;
+}
+
+/* Keep the filtered cycles, in input order, in @in itself. */
+static void filter_cycles(struct input *in, const char *sel)
+{
+	struct input drop = { 0 };
+	int i, n = 0;
+
+	for (i = 0; i < in->n; i++) {
+		if (!sel || cycle_match(in->cyc[i], sel)) {
+			in->cyc[n++] = in->cyc[i];
+		} else {
+			GROW(drop.cyc, drop.n, drop.cap);
+			drop.cyc[drop.n++] = in->cyc[i];
+		}
+	}
+	in->n = n;
+	input_free(&drop);
+}
+
+static const struct cycle *svg_cycle(const struct input *in, const char *sel)
+{
+	int i;
+
+	for (i = 0; sel && i < in->n; i++)
+		if (cycle_match(in->cyc[i], sel))
+			return in->cyc[i];
+	if (sel || !in->n)
+		return NULL;
+	for (i = 0; i < in->n; i++)
+		if (!strcmp(in->cyc[i]->profile, in->cyc[0]->profile) &&
+		    !in->cyc[i]->sync)
+			return in->cyc[i];
+	return in->cyc[0];
+}
+
+static FILE *open_out(const char *path)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "w") : stdout;
+
+	if (!f)
+		fprintf(stderr, "pm-async-report: cannot write %s\n", path);
+	return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+	int bad = ferror(f);
+
+	if (f != stdout)
+		bad |= fclose(f);
+	else
+		bad |= fflush(f);
+	if (bad)
+		fprintf(stderr, "pm-async-report: error writing %s\n", path);
+	return bad ? 1 : 0;
+}
+
+static int write_outputs(const struct opts *o, const struct input *in,
+			 const struct summary *s)
+{
+	const struct cycle *c;
+	FILE *f;
+
+	if (!o->quiet && !(o->json && !strcmp(o->json, "-")) &&
+	    !(o->svg && !strcmp(o->svg, "-")))
+		print_tables(stdout, s);
+	if (o->json) {
+		f = open_out(o->json);
+		if (!f)
+			return 1;
+		print_json(f, s);
+		if (close_out(f, o->json))
+			return 1;
+	}
+	if (!o->svg)
+		return 0;
+	c = svg_cycle(in, o->cycle);
+	if (!c) {
+		fprintf(stderr, "pm-async-report: no cycle %s%s to draw\n",
+			o->cycle ? "matches " : "", o->cycle ? o->cycle : "");
+		return 1;
+	}
+	f = open_out(o->svg);
+	if (!f)
+		return 1;
+	write_svg(f, c, o->aggregate);
+	return close_out(f, o->svg);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { 0 };
+	struct input in = { 0 };
+	struct summary s;
+	int i, ret;
+
+	ret = parse_args(&o, argc, argv);
+	if (!ret)
+		ret = read_inputs(&o, &in);
+	if (ret) {
+		input_free(&in);
+		free(o.files);
+		return ret;
+	}
+	filter_cycles(&in, o.filter);
+	for (i = 0; i < in.n; i++)
+		cycle_analyse(in.cyc[i], (int)o.limit, stderr);
+	summarise(&s, in.cyc, in.n, (int)o.limit);
+	ret = write_outputs(&o, &in, &s);
+	summary_free(&s);
+	input_free(&in);
+	free(o.files);
+	return ret;
+}
