@@ -26,7 +26,9 @@ if command -v ccache >/dev/null; then
 	export CCACHE_BASEDIR=$BUILD
 	export CCACHE_NOHASHDIR=1
 fi
-kmake() { make -s -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" "$@"; }
+# LOCALVERSION= (set, empty) keeps setlocalversion from adding "+" for a
+# git tree that is not at a release tag.
+kmake() { make -s -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" LOCALVERSION= "$@"; }
 
 # The fragment that makes this kernel: base + flavour + release string.
 frag=$obj/pm-async.config
