@@ -1,0 +1,735 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of pm-async-advise, TAP output.
+ *   run-tests --logs DIR --tool PATH --sample SKYNET_DMESG
+ * The hand-written logs in tests/logs/ and the expected numbers below are
+ * computed by hand (see the comments); the shared sample test is skipped
+ * when the file is absent.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "pmadv.h"
+
+static int ntest, nfail;
+static const char *logdir = "logs", *tool = "../pm-async-advise", *sample;
+
+static int ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	printf("%sok %d - ", cond ? "" : "not ", ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		nfail++;
+	fflush(stdout);
+	return cond;
+}
+
+static void skip(const char *what, const char *why)
+{
+	ntest++;
+	printf("ok %d - %s # SKIP %s\n", ntest, what, why);
+}
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static int near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+static char *logpath(const char *name)
+{
+	return xasprintf("%s/%s", logdir, name);
+}
+
+static int parse(const char *name, struct pmlog *log, char *err, size_t n)
+{
+	char *p = logpath(name);
+	int r = pmlog_parse_file(p, 0, log, err, n);
+
+	free(p);
+	return r;
+}
+
+static int dev_named(const struct graph *g, const char *name)
+{
+	return graph_find(g, name);
+}
+
+static const char *parent_of(const struct graph *g, const char *name)
+{
+	int i = graph_find(g, name);
+
+	if (i < 0 || g->d[i].parent < 0)
+		return "";
+	return g->d[g->d[i].parent].name;
+}
+
+static int has_problem(const struct pmlog *log, int line, const char *kind,
+		       const char *dev)
+{
+	int i;
+
+	for (i = 0; i < log->nprob; i++)
+		if (log->prob[i].line == line && !strcmp(log->prob[i].kind, kind) &&
+		    log->prob[i].dev && !strcmp(log->prob[i].dev, dev))
+			return 1;
+	return 0;
+}
+
+/* run the tool, capture stdout (and stderr) and the exit status */
+static char *run(const char *args, int *status)
+{
+	char *cmd = xasprintf("%s %s 2>&1", tool, args);
+	FILE *p = popen(cmd, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int c, st;
+
+	free(cmd);
+	if (!p) {
+		*status = -1;
+		return xstrdup("");
+	}
+	while ((c = fgetc(p)) != EOF) {
+		if (len + 2 > cap) {
+			cap = cap ? 2 * cap : 4096;
+			buf = xrealloc(buf, cap);
+		}
+		buf[len++] = (char)c;
+	}
+	if (!buf)
+		buf = xstrdup("");
+	else
+		buf[len] = 0;
+	st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return buf;
+}
+
+/* graph from a lab topology string */
+static int topo(struct graph *g, const char *text)
+{
+	FILE *f = tmpfile();
+	char err[256];
+	int r;
+
+	fputs(text, f);
+	rewind(f);
+	graph_init(g);
+	r = graph_from_topology(g, f, "test", err, sizeof(err));
+	fclose(f);
+	if (r)
+		diag("topology error: %s", err);
+	return r;
+}
+
+static double sim_ms(const struct graph *g, int ph, enum policy pol,
+		     int limit, const unsigned char *flags)
+{
+	struct sim_params p = { limit, 0 };
+
+	return sim_phase(g, ph, pol, flags, &p, NULL) / 1e3;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static void test_old_format(void)
+{
+	struct pmlog log;
+	struct graph g;
+	struct units u;
+	char err[1024];
+	int r, i, per[NPHASES] = { 0 }, n;
+
+	r = parse("old_basic.txt", &log, err, sizeof(err));
+	ok(r == PARSE_OK, "old format: parses (%s)", r ? err : "ok");
+	ok(log.ncb == 22, "old format: 22 callbacks (got %d)", log.ncb);
+	ok(log.nbd == 6, "old format: 6 phase boundaries (got %d)", log.nbd);
+	ok(log.nprob == 0, "old format: no unmatched lines (got %d)", log.nprob);
+	ok(log.format == FMT_OLD, "old format: detected as old format");
+	ok(log.skipped == 9 && log.used == 50,
+	   "old format: 9 unknown lines skipped and counted, 50 used (got %d, %d)",
+	   log.skipped, log.used);
+	for (i = 0; i < log.ncb; i++)
+		if (log.cb[i].phase >= 0)
+			per[log.cb[i].phase]++;
+	ok(per[PH_SUSPEND] == 8 && per[PH_SUSPEND_LATE] == 1 &&
+	   per[PH_SUSPEND_NOIRQ] == 2 && per[PH_RESUME_NOIRQ] == 2 &&
+	   per[PH_RESUME_EARLY] == 1 && per[PH_RESUME] == 8,
+	   "old format: callbacks assigned to the phase the next boundary closes (8/1/2/2/1/8)");
+	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 112.5, 1e-9) &&
+	   near(pmlog_observed(&log, 0, PH_RESUME_EARLY, NULL), 0.2, 1e-9),
+	   "old format: observed phase times from the boundary lines");
+	detect_units(&log, 0, NULL, &u);
+	ok(near(u.scale, 1.024, 1e-9) && u.samples == 12,
+	   "old format: printed usecs detected as ns>>10 (ratio %.4f over %d)",
+	   u.ratio, u.samples);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	ok(g.n == 11, "old format: 8 devices + 3 seen only as parents (got %d)", g.n);
+	ok(g.pm_pid == 1000, "old format: PM task PID 1000 (got %d)", g.pm_pid);
+	ok(!strcmp(parent_of(&g, "serio0"), "i8042") &&
+	   !strcmp(parent_of(&g, "0:0:0:0"), "ata1") &&
+	   !strcmp(parent_of(&g, "ata1"), "0000:00:1f.2") &&
+	   !strcmp(parent_of(&g, "i8042"), "platform"),
+	   "old format: parent tree");
+	i = dev_named(&g, "platform");
+	ok(i >= 0 && g.d[i].placeholder && g.d[i].dur[PH_SUSPEND] == 0,
+	   "old format: parent-only device present with zero durations");
+	n = dev_named(&g, "Fixed MDIO bus.0");
+	ok(n >= 0 && !g.d[n].async, "old format: device name with blanks, sync");
+	i = dev_named(&g, "i8042");
+	ok(i >= 0 && !g.d[i].async && g.d[dev_named(&g, "serio0")].async &&
+	   g.d[dev_named(&g, "0:0:0:0")].async && !g.d[dev_named(&g, "rtc0")].async,
+	   "old format: sync/async from the PM task PID");
+	ok(near(g.d[i].dur[PH_SUSPEND], 977 * 1.024, 1e-9) &&
+	   near(g.d[i].dur[PH_SUSPEND_NOIRQ], 9 * 1.024, 1e-9) &&
+	   g.d[i].has_cb[PH_RESUME_NOIRQ] && !g.d[i].has_cb[PH_SUSPEND_LATE],
+	   "old format: per-phase durations (scaled)");
+	graph_free(&g);
+	pmlog_free(&log);
+}
+
+static void test_new_format(void)
+{
+	struct pmlog log;
+	struct graph g;
+	struct units u;
+	char err[1024];
+	int r, i, c1, c2;
+
+	r = parse("new_basic.txt", &log, err, sizeof(err));
+	ok(r == PARSE_OK, "6.x format: parses (%s)", r ? err : "ok");
+	ok(log.format == FMT_NEW, "6.x format: detected");
+	ok(log.ncb == 15, "6.x format: 15 callbacks (got %d)", log.ncb);
+	ok(log.nbd == 6 && log.nprob == 0,
+	   "6.x format: 6 phases ('start'/'end' lines are not phases), nothing unmatched");
+	detect_units(&log, 0, NULL, &u);
+	ok(u.scale == 1.0, "6.x format: usecs taken as printed (%s)", u.why);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	ok(g.pm_pid == 200, "6.x format: PM task PID 200 (got %d)", g.pm_pid);
+	i = dev_named(&g, "Fixed MDIO bus.0");
+	ok(i >= 0 && !strcmp(g.d[i].driver, "") && !g.d[i].async &&
+	   g.d[i].dur[PH_SUSPEND] == 3,
+	   "6.x format: empty driver string (line starts with a blank), module callback");
+	c1 = dev_named(&g, "card0");
+	c2 = c1 >= 0 ? g.d[c1].next_same_name : -1;
+	ok(c1 >= 0 && c2 >= 0 && strcmp(g.d[c1].driver, g.d[c2].driver),
+	   "6.x format: drm card0 and sound card0 are two devices");
+	i = dev_named(&g, "0000:00:1b.0");
+	ok(i >= 0 && g.d[i].async && g.d[i].dur[PH_SUSPEND_LATE] == 100 &&
+	   g.d[i].dur[PH_SUSPEND_NOIRQ] == 2000 && g.d[i].dur[PH_RESUME] == 40000,
+	   "6.x format: late/noirq/resume durations of an async device");
+	i = dev_named(&g, "i8042");
+	ok(i >= 0 && !g.d[i].async && g.d[i].has_cb[PH_RESUME_EARLY] &&
+	   !strcmp(parent_of(&g, "serio0"), "i8042"),
+	   "6.x format: sync device, early resume phase, parent");
+	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 50.3, 1e-9),
+	   "6.x format: observed suspend 50.3 ms");
+	graph_free(&g);
+	pmlog_free(&log);
+}
+
+static void test_bad_input(void)
+{
+	struct pmlog log;
+	char err[1024];
+	int r, st;
+	char *out;
+
+	r = parse("unmatched.txt", &log, err, sizeof(err));
+	ok(r == PARSE_OK, "unmatched: parses");
+	ok(has_problem(&log, 3, "returned without calling", "b"),
+	   "unmatched: 'returned without calling' reported at line 3");
+	ok(has_problem(&log, 4, "calling without returned", "c"),
+	   "unmatched: 'calling without returned' reported at line 4");
+	ok(has_problem(&log, 7, "returned matches several open callings", "x") &&
+	   has_problem(&log, 5, "calling without returned", "x") &&
+	   has_problem(&log, 6, "calling without returned", "x"),
+	   "unmatched: ambiguous returned (two devices named x) not guessed (lines 5, 6, 7)");
+	ok(has_problem(&log, 12, "callback after the last phase boundary", "d"),
+	   "unmatched: callback after the last boundary reported at line 12");
+	ok(log.nprob == 6, "unmatched: exactly 6 problems (got %d)", log.nprob);
+	pmlog_free(&log);
+
+	r = parse("nopm.txt", &log, err, sizeof(err));
+	ok(r == PARSE_NOPM && strstr(err, "pm_print_times") &&
+	   strstr(err, "complete after"),
+	   "no PM lines: error names the expected lines");
+	pmlog_free(&log);
+	r = parse("noboundary.txt", &log, err, sizeof(err));
+	ok(r == PARSE_NOPM && strstr(err, "phase boundary"),
+	   "callbacks without phase lines: error says so");
+	pmlog_free(&log);
+	{
+		char *p = logpath("nopm.txt"), *a = xasprintf("'%s'", p);
+
+		out = run(a, &st);
+		ok(st == 2 && strstr(out, "no usable PM lines"),
+		   "no PM lines: tool exits 2 with a clear message");
+		free(out);
+		free(a);
+		free(p);
+	}
+	{
+		char *p = logpath("unmatched.txt"), *a = xasprintf("'%s'", p);
+
+		out = run(a, &st);
+		ok(st == 0 && strstr(out, "line 3: returned without calling: b") &&
+		   strstr(out, "line 4: calling without returned: c"),
+		   "unmatched: the tool prints the line numbers");
+		free(out);
+		free(a);
+		free(p);
+	}
+}
+
+/* ------------------------------------------------------------ simulator */
+
+/*
+ * The 2009 stall: sync i8042 with async serio children, and an unrelated
+ * async disk after i8042 in the suspend walk (list order disk, i8042,
+ * serio0, serio1; suspend walks it backwards: serio1, serio0, i8042, disk).
+ *   stock suspend: serio* 0-50, PM task waits for them, i8042 50-60, only
+ *     then queues disk: 60-160                                -> 160 ms
+ *   pm-async: disk and serio* start at 0, i8042 50-60, disk ends at 100
+ *   sync: 50 + 50 + 10 + 100                                 -> 210 ms
+ *   i8042 made async (stock): disk queued at 0                -> 100 ms
+ *   resume (walk disk, i8042, serio0, serio1): stock and pm-async 100 ms
+ *   (disk upfront, i8042 0-10, serio 10-30), sync 150 ms.
+ */
+static const char *seed_topo =
+	"disk async=1 suspend=100000 resume=100000\n"
+	"i8042 async=0 suspend=10000 resume=10000\n"
+	"serio0 parent=i8042 async=1 suspend=50000 resume=20000\n"
+	"serio1 parent=i8042 async=1 suspend=50000 resume=20000\n";
+
+static void test_sim_seed(void)
+{
+	struct graph g;
+	unsigned char *fl;
+	struct cpath cp;
+	int i;
+
+	if (topo(&g, seed_topo)) {
+		ok(0, "seed topology");
+		return;
+	}
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 256, NULL), 160, 1e-6),
+	   "seed: stock suspend 160 ms (sync i8042 waits for async serio, delays the disk)");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 100, 1e-6),
+	   "seed: pm-async suspend 100 ms (disk not held back)");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 210, 1e-6),
+	   "seed: sync suspend 210 ms");
+	fl = xcalloc((size_t)g.n, 1);
+	for (i = 0; i < g.n; i++)
+		fl[i] = (unsigned char)g.d[i].async;
+	fl[graph_find(&g, "i8042")] = 1;
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 256, fl), 100, 1e-6),
+	   "seed: i8042 async under stock: 100 ms");
+	ok(near(sim_ms(&g, PH_RESUME, POL_STOCK, 256, NULL), 100, 1e-6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 256, NULL), 100, 1e-6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_SYNC, 256, NULL), 150, 1e-6),
+	   "seed: resume stock 100, pm-async 100, sync 150 ms");
+	cpath_phase(&g, PH_SUSPEND, 256, &cp);
+	ok(near(cp.bound_us, 100000, 1e-6) && cp.nchain == 1 &&
+	   cp.chain[0] == graph_find(&g, "disk"),
+	   "seed: suspend bound 100 ms, critical path = disk");
+	cpath_free(&cp);
+	cpath_phase(&g, PH_RESUME, 256, &cp);
+	ok(near(cp.cp_us, 100000, 1e-6), "seed: resume critical path 100 ms");
+	cpath_free(&cp);
+	free(fl);
+	graph_free(&g);
+}
+
+/*
+ * Slots: A (10 ms) with children B, C (1 ms), unrelated D (1 ms), all async,
+ * 2 slots, resume walk A, B, C, D.
+ *   stock: all queued upfront; A and B get the slots, B sleeps until A is
+ *     done at 10; C gets A's slot (10-11), D gets B's at 11 (11-12) -> 12
+ *   pm-async: A and D at 0, B and C at 10                        -> 11
+ *   sync: 13; bound max(CP 11, 13 / 2)                           -> 11
+ */
+static void test_sim_slots(void)
+{
+	struct graph g;
+	struct cpath cp;
+
+	if (topo(&g, "A resume=10000\nB parent=A resume=1000\n"
+		     "C parent=A resume=1000\nD resume=1000\n")) {
+		ok(0, "slots topology");
+		return;
+	}
+	ok(near(sim_ms(&g, PH_RESUME, POL_STOCK, 2, NULL), 12, 1e-6),
+	   "slots: stock resume 12 ms (sleeping workers hold slots)");
+	ok(near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 2, NULL), 11, 1e-6),
+	   "slots: pm-async resume 11 ms");
+	ok(near(sim_ms(&g, PH_RESUME, POL_SYNC, 2, NULL), 13, 1e-6),
+	   "slots: sync resume 13 ms");
+	cpath_phase(&g, PH_RESUME, 2, &cp);
+	ok(near(cp.bound_us, 11000, 1e-6), "slots: bound 11 ms");
+	cpath_free(&cp);
+	graph_free(&g);
+
+	/* three 1 ms leaves, 2 slots: 2 ms; bound max(1, 3/2) = 1.5 ms */
+	topo(&g, "a suspend=1000\nb suspend=1000\nc suspend=1000\n");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 2, NULL), 2, 1e-6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 2, 1e-6),
+	   "slots: 3 async leaves on 2 slots take 2 ms");
+	cpath_phase(&g, PH_SUSPEND, 2, &cp);
+	ok(near(cp.bound_us, 1500, 1e-6), "slots: bound = total / slots = 1.5 ms");
+	cpath_free(&cp);
+	graph_free(&g);
+
+	/* chain a <- b <- c (parents), suspend 1, 2, 3 ms: 6 ms whatever the policy */
+	topo(&g, "a suspend=1000\nb parent=a suspend=2000\nc parent=b suspend=3000\n");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 256, NULL), 6, 1e-6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, 1e-6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 6, 1e-6),
+	   "chain: children before parents, 6 ms for every policy");
+	graph_free(&g);
+
+	/* link: X consumes Y; suspend Y waits for X (5 + 1), resume X for Y */
+	topo(&g, "Y suspend=1000 resume=1000\nX suspend=5000 resume=5000 suppliers=Y\n");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, 1e-6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_STOCK, 256, NULL), 6, 1e-6),
+	   "links: supplier suspends after, resumes before its consumer");
+	graph_free(&g);
+
+	/* overhead is added to every callback: 3 sync devices, 10 us each */
+	topo(&g, "a async=0 suspend=100\nb async=0 suspend=100\nc async=0 suspend=100\n");
+	{
+		struct sim_params p = { 256, 10 };
+
+		ok(near(sim_phase(&g, PH_SUSPEND, POL_STOCK, NULL, &p, NULL), 330, 1e-6),
+		   "overhead: added once per callback");
+	}
+	graph_free(&g);
+}
+
+/*
+ * Advice: list order disk, eth, i8042, serio0, serio1 (suspend walk:
+ * serio1, serio0, i8042, eth, disk).  Stock: serio 0-50, i8042 50-60,
+ * eth 60-90, disk 90-190 -> 190.  eth async: disk queued at 60 -> 160
+ * (saves 30).  i8042 async: eth 0-30 in the PM task, disk 30-130 -> 130
+ * (saves 60).  Both: 100 (saves 90).
+ */
+static void test_advice(void)
+{
+	struct graph g;
+	struct advice a;
+	struct sim_params p = { 256, 0 };
+
+	if (topo(&g, "disk async=1 suspend=100000\n"
+		     "eth async=0 suspend=30000\n"
+		     "i8042 async=0 suspend=10000\n"
+		     "serio0 parent=i8042 async=1 suspend=50000\n"
+		     "serio1 parent=i8042 async=1 suspend=50000\n")) {
+		ok(0, "advice topology");
+		return;
+	}
+	advice_compute(&g, &p, 5, 50, &a);
+	ok(near(a.base_us[PH_SUSPEND], 190000, 1e-6), "advice: stock baseline 190 ms");
+	ok(a.nitems == 2 && a.items[0].dev == graph_find(&g, "i8042") &&
+	   near(a.items[0].saving_us, 60000, 1e-6) &&
+	   a.items[1].dev == graph_find(&g, "eth") &&
+	   near(a.items[1].saving_us, 30000, 1e-6),
+	   "advice: ranking i8042 (60 ms) before eth (30 ms)");
+	ok(a.nbest == 2 && a.best[0] == graph_find(&g, "i8042") &&
+	   a.best[1] == graph_find(&g, "eth") &&
+	   near(a.best_saving_us, 90000, 1e-6) &&
+	   near(a.best_cum_us[0], 60000, 1e-6),
+	   "advice: greedy set {i8042, eth} saves 90 ms");
+	advice_free(&a);
+	advice_compute(&g, &p, 1, 50, &a);
+	ok(a.nbest == 1 && near(a.best_saving_us, 60000, 1e-6),
+	   "advice: --max 1 keeps the best single device");
+	advice_free(&a);
+	graph_free(&g);
+
+	/* seed: making i8042 async saves exactly the 60 ms stall */
+	topo(&g, seed_topo);
+	advice_compute(&g, &p, 5, 50, &a);
+	ok(a.nitems == 1 && near(a.items[0].saving_us, 60000, 1e-6) &&
+	   near(a.items[0].ph_saving_us[PH_SUSPEND], 60000, 1e-6),
+	   "advice: seed stall, i8042 async saves 60 ms of suspend");
+	advice_free(&a);
+	graph_free(&g);
+}
+
+/* ------------------------------------------------------------ profile */
+
+static void test_profile(void)
+{
+	struct pmlog log;
+	struct graph g, h;
+	struct units u;
+	char err[1024], line[1024];
+	FILE *f;
+	int i, same = 1, lines = 0, shape = 1;
+
+	parse("old_basic.txt", &log, err, sizeof(err));
+	detect_units(&log, 0, NULL, &u);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	f = tmpfile();
+	ok(profile_write(&g, f, 2.0, "old_basic.txt") == 0, "profile: written");
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+
+		if (line[0] == '#')
+			continue;
+		lines++;
+		if (sscanf(line, "%63s", name) != 1 || strlen(name) > 31 ||
+		    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-") != strlen(name) ||
+		    !strstr(line, " async=") || !strstr(line, " suspend=") ||
+		    !strstr(line, " resume_noirq="))
+			shape = 0;
+	}
+	ok(lines == g.n && shape, "profile: one lab line per device, valid names and keys");
+	rewind(f);
+	graph_init(&h);
+	ok(graph_from_topology(&h, f, "profile", err, sizeof(err)) == 0,
+	   "profile: read back by the topology parser (parents before children)");
+	fclose(f);
+	ok(h.n == g.n, "profile: same device count");
+	for (i = 0; i < g.n && same; i++) {
+		char *nm[64];
+		int j, hp;
+
+		if (g.n > 64)
+			break;
+		sanitize_names(&g, nm);
+		j = graph_find(&h, nm[i]);
+		if (j < 0) {
+			same = 0;
+		} else {
+			hp = h.d[j].parent;
+			if ((g.d[i].parent < 0) != (hp < 0) ||
+			    (hp >= 0 && strcmp(h.d[hp].name, nm[g.d[i].parent])) ||
+			    h.d[j].async != g.d[i].async ||
+			    h.d[j].dur[PH_SUSPEND] != (double)lround(g.d[i].dur[PH_SUSPEND] * 2) ||
+			    h.d[j].dur[PH_RESUME] != (double)lround(g.d[i].dur[PH_RESUME] * 2))
+				same = 0;
+		}
+		for (j = 0; j < g.n; j++)
+			free(nm[j]);
+	}
+	ok(same, "profile: round trip keeps names, parents, async flags, scaled durations");
+	i = graph_find(&h, "Fixed_MDIO_bus.0");
+	ok(i >= 0 && !strcmp(h.d[h.d[i].parent].name, "platform"),
+	   "profile: name sanitized ('Fixed MDIO bus.0' -> 'Fixed_MDIO_bus.0')");
+	graph_free(&h);
+	graph_free(&g);
+	pmlog_free(&log);
+
+	/* uniqueness and length */
+	graph_init(&g);
+	graph_add_dev(&g, "PNP0C0B:00", "", "platform");
+	graph_add_dev(&g, "PNP0C0B:00", "", "LNXSYBUS:01");
+	graph_add_dev(&g, "a-very-long-device-name-with/slash-and-more", "", NULL);
+	graph_add_dev(&g, "a-very-long-device-name-with/slash-and-more", "", "x");
+	{
+		char *nm[4];
+
+		sanitize_names(&g, nm);
+		ok(!strcmp(nm[0], "PNP0C0B:00") && !strcmp(nm[1], "PNP0C0B:00-2") &&
+		   strlen(nm[2]) == 31 && strlen(nm[3]) == 31 &&
+		   strcmp(nm[2], nm[3]) && !strchr(nm[2], '/'),
+		   "profile: names made unique and cut to 31 chars (%s, %s)", nm[2], nm[3]);
+		for (i = 0; i < 4; i++)
+			free(nm[i]);
+	}
+	graph_free(&g);
+	{
+		struct graph t;
+		FILE *bf = tmpfile();
+
+		fputs("a\nb parent=nosuch\n", bf);
+		rewind(bf);
+		graph_init(&t);
+		ok(graph_from_topology(&t, bf, "bad", err, sizeof(err)) != 0 &&
+		   strstr(err, "bad:2") && strstr(err, "unknown parent"),
+		   "topology: unknown parent rejected with the line number (%s)", err);
+		fclose(bf);
+		graph_free(&t);
+	}
+}
+
+/* ------------------------------------------------------------ links, CLI */
+
+static void test_links_cli(void)
+{
+	char *l = logpath("links.txt"), *o = logpath("old_basic.txt");
+	char *a = xasprintf("--json --links '%s' '%s'", l, o), *out;
+	int st;
+
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"links_given\": true") && strstr(out, "\"links\": 3"),
+	   "links: 3 of 5 links used (unknown name and cycle refused)");
+	ok(strstr(out, "nosuchdev") && strstr(out, "would create a dependency cycle"),
+	   "links: skipped links are reported");
+	free(out);
+	free(a);
+	a = xasprintf("--json '%s'", o);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"links_given\": false"),
+	   "json: says when no links were given");
+	ok(strstr(out, "\"devices\": 11") && strstr(out, "\"phases\": {") &&
+	   strstr(out, "\"suspend_noirq\": {\"observed_ms\": 2.200") &&
+	   strstr(out, "\"predicted_ms\": {\"sync\": ") &&
+	   strstr(out, "\"pm-async\": ") && strstr(out, "\"bound_ms\": ") &&
+	   strstr(out, "\"advice\": ["),
+	   "json: stable keys present");
+	free(out);
+	free(a);
+	a = xasprintf("--overhead-us 0 '%s'", o);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "suspend           112.500") &&
+	   strstr(out, "Critical path per phase"),
+	   "text: observed times next to the predictions");
+	free(out);
+	free(a);
+	free(l);
+	free(o);
+}
+
+static void test_summarize(void)
+{
+	char *c1 = logpath("cyc1.txt"), *c2 = logpath("cyc2.txt");
+	char *fl = logpath("fail.txt"), *np = logpath("nopm.txt");
+	char *a = xasprintf("summarize --label A '%s' '%s' --label B '%s' '%s' '%s'",
+			    c1, c2, c1, fl, np), *out;
+	int st;
+
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "14.0 (+/- 1.4)") && strstr(out, "24.5 (+/- 1.4)"),
+	   "summarize: suspend 14.0 (+/- 1.4), resume 24.5 (+/- 1.4) over two cycles");
+	ok(strstr(out, "11.0 (+/- 1.4)") && strstr(out, "21.0 (+/- 1.4)"),
+	   "summarize: per-phase columns");
+	ok(strstr(out, "1-1: usb 1-1: PM: failed to suspend async: error -5") &&
+	   strstr(out, "suspend phase aborted"),
+	   "summarize: failing device of a failed cycle reported");
+	ok(strstr(out, "no usable PM lines") != NULL,
+	   "summarize: unusable log reported");
+	ok(strstr(out, "suspend CP (2/2 cycles): suspend: sd0 -> ata1") &&
+	   strstr(out, "resume CP (2/2 cycles): resume: ata1 -> sd0"),
+	   "summarize: critical path per label");
+	free(out);
+	free(a);
+	a = xasprintf("summarize --json --label A '%s' '%s'", c1, c2);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"suspend\": {\"n\": 2, \"mean_ms\": 14.000, \"sd_ms\": 1.414") &&
+	   strstr(out, "\"bound_ms\": {\"suspend\": {\"n\": 2, \"mean_ms\": 8.000"),
+	   "summarize --json: stats and bound (sd0 7 ms + ata1 1 ms)");
+	free(out);
+	free(a);
+	a = xasprintf("summarize --label F '%s'", fl);
+	out = run(a, &st);
+	ok(st == 2, "summarize: exit 2 when a label has no good cycle");
+	free(out);
+	free(a);
+	free(c1);
+	free(c2);
+	free(fl);
+	free(np);
+}
+
+/* ------------------------------------------------------------ shared sample */
+
+static void test_sample(void)
+{
+	struct pmlog log;
+	struct graph g;
+	struct units u;
+	struct sim_params p = { 256, 0 };
+	char err[1024];
+	double stock, obs;
+	int n;
+	FILE *f = sample ? fopen(sample, "r") : NULL;
+
+	if (!f) {
+		skip("shared sample skynet_freeze_dmesg.txt", "sample not found");
+		skip("sample: parent relations", "sample not found");
+		skip("sample: stock suspend within 15% of observed", "sample not found");
+		return;
+	}
+	fclose(f);
+	pmlog_parse_file(sample, 0, &log, err, sizeof(err));
+	detect_units(&log, 0, NULL, &u);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	ok(log.ncb == 278 && g.n == 141 && g.pm_pid == 2804,
+	   "sample: 278 callbacks, 141 devices (129 + 12 parent-only), PM task 2804 (got %d, %d, %d)",
+	   log.ncb, g.n, g.pm_pid);
+	ok(!strcmp(parent_of(&g, "0:0:0:0"), "target0:0:0") &&
+	   !strcmp(parent_of(&g, "serio0"), "i8042") &&
+	   !strcmp(parent_of(&g, "usb1"), "0000:00:1a.0") &&
+	   !strcmp(parent_of(&g, "0000:00:1f.2"), "pci0000:00") &&
+	   g.d[graph_find(&g, "pci0000:00")].placeholder,
+	   "sample: parent relations");
+	p.overhead_us = graph_overhead_from_log(&g, &log, 0, &n);
+	stock = sim_phase(&g, PH_SUSPEND, POL_STOCK, NULL, &p, NULL) / 1e3;
+	obs = pmlog_observed(&log, 0, PH_SUSPEND, NULL);
+	diag("sample suspend: observed %.3f ms, stock %.3f ms (%+.2f%%), overhead %.2f us, scale %.3f",
+	     obs, stock, (stock - obs) / obs * 100, p.overhead_us, u.scale);
+	ok(near(obs, 864.689, 1e-9) && fabs(stock - obs) / obs < 0.15,
+	   "sample: stock suspend prediction within 15%% of observed 864.689 ms");
+	graph_free(&g);
+	pmlog_free(&log);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--logs"))
+			logdir = argv[i + 1];
+		else if (!strcmp(argv[i], "--tool"))
+			tool = argv[i + 1];
+		else if (!strcmp(argv[i], "--sample"))
+			sample = argv[i + 1];
+	}
+	printf("TAP version 13\n");
+	test_old_format();
+	test_new_format();
+	test_bad_input();
+	test_sim_seed();
+	test_sim_slots();
+	test_advice();
+	test_profile();
+	test_links_cli();
+	test_summarize();
+	test_sample();
+	printf("1..%d\n", ntest);
+	if (nfail)
+		printf("# %d of %d tests failed\n", nfail, ntest);
+	return nfail ? 1 : 0;
+}
