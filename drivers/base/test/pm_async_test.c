@@ -1,0 +1,1387 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pm_async_test: a synthetic device lab for system sleep.
+ *
+ * Interface: Documentation/power/pm-async-lab.rst.
+ */
+
+/**
+ * DOC: Theory of operation
+ *
+ * The module creates devices on its own bus, ``pm_async_test``, from a text
+ * description written to debugfs.  The bus carries &dev_pm_ops for all
+ * twenty system sleep callbacks; every callback goes through
+ * pat_callback(), which checks the ordering guarantees of the PM core, takes
+ * the configured time and records when, where and in which thread it ran.
+ *
+ * Ordering is checked with one state word per device (&pat_dev.state): how
+ * far the device went down (active, suspended, suspended_late,
+ * suspended_noirq) and whether it is prepared.  A callback publishes the new
+ * state with smp_store_release() after it has taken its end time; a callback
+ * of another device reads it with smp_load_acquire() before it takes its
+ * start time.  So when a dependency is seen as done, its end time precedes
+ * the dependent's start time, and no lock is taken on the measured path.
+ *
+ * Everything else (the topology, the per-device lists used by the checks,
+ * the records of the last transition) is only changed under &pat_lock while
+ * no system transition is in progress.  The PM notifier sets
+ * &pat_in_transition under the same lock at PM_SUSPEND_PREPARE or
+ * PM_HIBERNATION_PREPARE, after resetting the records, and clears it at
+ * PM_POST_SUSPEND or PM_POST_HIBERNATION; control files fail with -EBUSY in
+ * between.  Callbacks only run between those two events, so they never race
+ * with a change of the topology.
+ */
+
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/atomic.h>
+#include <linux/ctype.h>
+#include <linux/debugfs.h>
+#include <linux/delay.h>
+#include <linux/device.h>
+#include <linux/hashtable.h>
+#include <linux/kernel.h>
+#include <linux/ktime.h>
+#include <linux/list.h>
+#include <linux/mm.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/pm.h>
+#include <linux/pm_runtime.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sizes.h>
+#include <linux/smp.h>
+#include <linux/string.h>
+#include <linux/stringhash.h>
+#include <linux/suspend.h>
+#include <linux/uaccess.h>
+
+#define PAT_NAME_MAX		31
+#define PAT_HASH_BITS		12
+#define PAT_MAX_VIOLATIONS	64
+#define PAT_VIOLATION_LEN	128
+/* Longest callback time accepted, in microseconds (10 s). */
+#define PAT_MAX_US		10000000U
+/* Below this, usleep_range() is precise enough; above it msleep() is fine. */
+#define PAT_USLEEP_MAX		20000U
+/* Largest write(2) accepted by the topology file. */
+#define PAT_WRITE_MAX		SZ_16M
+
+/* The dev_pm_ops callbacks in report order (the order of the interface). */
+enum pat_cb {
+	PAT_CB_PREPARE,
+	PAT_CB_SUSPEND,
+	PAT_CB_SUSPEND_LATE,
+	PAT_CB_SUSPEND_NOIRQ,
+	PAT_CB_RESUME_NOIRQ,
+	PAT_CB_RESUME_EARLY,
+	PAT_CB_RESUME,
+	PAT_CB_COMPLETE,
+	PAT_CB_FREEZE,
+	PAT_CB_FREEZE_LATE,
+	PAT_CB_FREEZE_NOIRQ,
+	PAT_CB_THAW_NOIRQ,
+	PAT_CB_THAW_EARLY,
+	PAT_CB_THAW,
+	PAT_CB_POWEROFF,
+	PAT_CB_POWEROFF_LATE,
+	PAT_CB_POWEROFF_NOIRQ,
+	PAT_CB_RESTORE_NOIRQ,
+	PAT_CB_RESTORE_EARLY,
+	PAT_CB_RESTORE,
+	PAT_NR_CBS
+};
+
+enum pat_kind {
+	PAT_KIND_PREPARE,
+	PAT_KIND_SUSPEND,
+	PAT_KIND_RESUME,
+	PAT_KIND_COMPLETE,
+};
+
+/* Per-device callback times, in the order of the topology keys. */
+enum pat_time {
+	PAT_T_SUSPEND,
+	PAT_T_RESUME,
+	PAT_T_SUSPEND_LATE,
+	PAT_T_RESUME_EARLY,
+	PAT_T_SUSPEND_NOIRQ,
+	PAT_T_RESUME_NOIRQ,
+	PAT_NR_TIMES
+};
+
+/*
+ * Device state word: the level the device went down to (0 active, 1
+ * suspended, 2 suspended_late, 3 suspended_noirq) and a prepared flag.
+ */
+#define PAT_ST_LEVEL		0x3U
+#define PAT_ST_PREPARED		0x4U
+
+/**
+ * struct pat_cb_desc - What a dev_pm_ops callback means to the lab.
+ * @name: Name of the callback in &struct dev_pm_ops and in the report.
+ * @kind: Prepare, suspend side, resume side or complete (&enum pat_kind).
+ * @level: 1 for suspend/resume, 2 for late/early, 3 for noirq, 0 otherwise.
+ *	A suspend-side callback of level L takes a device from level L - 1 to
+ *	L, a resume-side one from L to L - 1.
+ */
+struct pat_cb_desc {
+	const char *name;
+	u8 kind;
+	u8 level;
+};
+
+#define PAT_CB_DESC(n, k, l)	{ .name = n, .kind = PAT_KIND_##k, .level = l }
+
+static const struct pat_cb_desc pat_cbs[PAT_NR_CBS] = {
+	[PAT_CB_PREPARE]	= PAT_CB_DESC("prepare", PREPARE, 0),
+	[PAT_CB_SUSPEND]	= PAT_CB_DESC("suspend", SUSPEND, 1),
+	[PAT_CB_SUSPEND_LATE]	= PAT_CB_DESC("suspend_late", SUSPEND, 2),
+	[PAT_CB_SUSPEND_NOIRQ]	= PAT_CB_DESC("suspend_noirq", SUSPEND, 3),
+	[PAT_CB_RESUME_NOIRQ]	= PAT_CB_DESC("resume_noirq", RESUME, 3),
+	[PAT_CB_RESUME_EARLY]	= PAT_CB_DESC("resume_early", RESUME, 2),
+	[PAT_CB_RESUME]		= PAT_CB_DESC("resume", RESUME, 1),
+	[PAT_CB_COMPLETE]	= PAT_CB_DESC("complete", COMPLETE, 0),
+	[PAT_CB_FREEZE]		= PAT_CB_DESC("freeze", SUSPEND, 1),
+	[PAT_CB_FREEZE_LATE]	= PAT_CB_DESC("freeze_late", SUSPEND, 2),
+	[PAT_CB_FREEZE_NOIRQ]	= PAT_CB_DESC("freeze_noirq", SUSPEND, 3),
+	[PAT_CB_THAW_NOIRQ]	= PAT_CB_DESC("thaw_noirq", RESUME, 3),
+	[PAT_CB_THAW_EARLY]	= PAT_CB_DESC("thaw_early", RESUME, 2),
+	[PAT_CB_THAW]		= PAT_CB_DESC("thaw", RESUME, 1),
+	[PAT_CB_POWEROFF]	= PAT_CB_DESC("poweroff", SUSPEND, 1),
+	[PAT_CB_POWEROFF_LATE]	= PAT_CB_DESC("poweroff_late", SUSPEND, 2),
+	[PAT_CB_POWEROFF_NOIRQ]	= PAT_CB_DESC("poweroff_noirq", SUSPEND, 3),
+	[PAT_CB_RESTORE_NOIRQ]	= PAT_CB_DESC("restore_noirq", RESUME, 3),
+	[PAT_CB_RESTORE_EARLY]	= PAT_CB_DESC("restore_early", RESUME, 2),
+	[PAT_CB_RESTORE]	= PAT_CB_DESC("restore", RESUME, 1),
+};
+
+static const char * const pat_state_names[] = {
+	"active", "suspended", "suspended_late", "suspended_noirq",
+};
+
+/* Topology keys; the time keys are in &enum pat_time order. */
+enum pat_key {
+	PAT_KEY_PARENT,
+	PAT_KEY_ASYNC,
+	PAT_KEY_TIME0,
+	PAT_KEY_SUPPLIERS = PAT_KEY_TIME0 + PAT_NR_TIMES,
+	PAT_KEY_FAIL,
+	PAT_NR_KEYS
+};
+
+static const char * const pat_keys[PAT_NR_KEYS] = {
+	[PAT_KEY_PARENT]			= "parent",
+	[PAT_KEY_ASYNC]				= "async",
+	[PAT_KEY_TIME0 + PAT_T_SUSPEND]		= "suspend",
+	[PAT_KEY_TIME0 + PAT_T_RESUME]		= "resume",
+	[PAT_KEY_TIME0 + PAT_T_SUSPEND_LATE]	= "suspend_late",
+	[PAT_KEY_TIME0 + PAT_T_RESUME_EARLY]	= "resume_early",
+	[PAT_KEY_TIME0 + PAT_T_SUSPEND_NOIRQ]	= "suspend_noirq",
+	[PAT_KEY_TIME0 + PAT_T_RESUME_NOIRQ]	= "resume_noirq",
+	[PAT_KEY_SUPPLIERS]			= "suppliers",
+	[PAT_KEY_FAIL]				= "fail",
+};
+
+/**
+ * struct pat_rec - What one callback of one device did in the last transition.
+ * @start: ktime_get() after the ordering checks, before the delay.
+ * @end: ktime_get() when the callback was done.
+ * @result: Return value of the callback.
+ * @cpu: CPU the callback ended on.
+ * @worker: The callback ran in a thread other than the PM task.
+ * @ran: The callback ran in this transition.
+ *
+ * Written only by the callback itself; reset by the PM notifier and read by
+ * the report with &pat_lock held, outside transitions.
+ */
+struct pat_rec {
+	s64 start;
+	s64 end;
+	int result;
+	u16 cpu;
+	u8 worker;
+	u8 ran;
+};
+
+/**
+ * struct pat_dev - A lab device.
+ * @dev: The device on the pm_async_test bus.
+ * @name: Device name, NUL-terminated.
+ * @hnode: Entry in &pat_hash, keyed by @name.
+ * @parent: Parent lab device or NULL (top level).
+ * @children: Lab devices whose @parent is this one (&pat_dev.sibling).
+ * @sibling: Entry in the parent's @children.
+ * @suppliers: Links with this device as consumer (&pat_link.c_node).
+ * @consumers: Links with this device as supplier (&pat_link.s_node).
+ * @time_us: Callback times in microseconds, indexed by &enum pat_time.
+ * @fail: Armed one-shot failure: callback index + 1, 0 if none.  Written
+ *	under &pat_lock outside transitions, read and cleared by the device's
+ *	own callbacks.
+ * @state: Device state word (PAT_ST_*).  Written by the device's callbacks
+ *	with smp_store_release(), read by other devices' callbacks with
+ *	smp_load_acquire().
+ * @running: Callback index + 1 of the callback running now, 0 if none.
+ * @rec: Records of the last transition, indexed by &enum pat_cb.
+ *
+ * The lists and @parent only change under &pat_lock outside transitions.
+ */
+struct pat_dev {
+	struct device dev;
+	char name[PAT_NAME_MAX + 1];
+	struct hlist_node hnode;
+	struct pat_dev *parent;
+	struct list_head children;
+	struct list_head sibling;
+	struct list_head suppliers;
+	struct list_head consumers;
+	u32 time_us[PAT_NR_TIMES];
+	int fail;
+	u32 state;
+	atomic_t running;
+	struct pat_rec rec[PAT_NR_CBS];
+};
+
+#define to_pat_dev(d)	container_of(d, struct pat_dev, dev)
+
+/**
+ * struct pat_link - A stateless device link created by ``suppliers=``.
+ * @link: The driver core's link.
+ * @supplier: Supplier device.
+ * @consumer: Consumer device.
+ * @node: Entry in &pat_links, in creation order.
+ * @s_node: Entry in the supplier's &pat_dev.consumers.
+ * @c_node: Entry in the consumer's &pat_dev.suppliers.
+ */
+struct pat_link {
+	struct device_link *link;
+	struct pat_dev *supplier;
+	struct pat_dev *consumer;
+	struct list_head node;
+	struct list_head s_node;
+	struct list_head c_node;
+};
+
+/**
+ * struct pat_violation - One recorded violation.
+ * @valid: Set with smp_store_release() once @msg is written.
+ * @msg: Description, NUL-terminated.
+ */
+struct pat_violation {
+	int valid;
+	char msg[PAT_VIOLATION_LEN];
+};
+
+/**
+ * struct pat_entry - A parsed topology line, before its device exists.
+ * @hnode: Entry in &pat_pending, keyed by @name.
+ * @name: Device name (points into the write buffer).
+ * @parent: Parent name or NULL.
+ * @suppliers: @nr_suppliers NUL-separated supplier names, or NULL.
+ * @nr_suppliers: Number of names in @suppliers.
+ * @line: Line number in the write, from 1.
+ * @time_us: Callback times, indexed by &enum pat_time.
+ * @fail: Armed failure, as &pat_dev.fail.
+ * @async: Initial async flag.
+ */
+struct pat_entry {
+	struct hlist_node hnode;
+	const char *name;
+	const char *parent;
+	const char *suppliers;
+	unsigned int nr_suppliers;
+	unsigned int line;
+	u32 time_us[PAT_NR_TIMES];
+	int fail;
+	bool async;
+};
+
+/* Serialises the control files and the PM notifier. */
+static DEFINE_MUTEX(pat_lock);
+/* A system transition is in progress.  Protected by pat_lock. */
+static bool pat_in_transition;
+/* Lab devices by name.  Protected by pat_lock. */
+static DEFINE_HASHTABLE(pat_hash, PAT_HASH_BITS);
+/* Entries of the write being parsed, by name.  Protected by pat_lock. */
+static DEFINE_HASHTABLE(pat_pending, PAT_HASH_BITS);
+/* Lab devices in creation order, pat_cap slots.  Protected by pat_lock. */
+static struct pat_dev **pat_devs;
+static unsigned int pat_ndevs;
+static unsigned int pat_cap;
+/* All links in creation order.  Protected by pat_lock. */
+static LIST_HEAD(pat_links);
+static unsigned int pat_nr_links;
+
+/*
+ * The task that started the last transition.  Set by the PM notifier before
+ * any callback of the transition runs; only compared, never dereferenced.
+ */
+static struct task_struct *pat_pm_task;
+
+/*
+ * Violations of the last transition.  A callback claims a slot with
+ * atomic_inc_return() and publishes it through &pat_violation.valid; the
+ * notifier resets them before the transition's first callback.
+ */
+static atomic_t pat_nr_violations;
+static struct pat_violation pat_violations[PAT_MAX_VIOLATIONS];
+
+static struct dentry *pat_dir;
+
+static __printf(1, 2) void pat_violation(const char *fmt, ...)
+{
+	struct pat_violation *v;
+	unsigned int n;
+	va_list args;
+
+	n = atomic_inc_return(&pat_nr_violations) - 1;
+	if (n >= PAT_MAX_VIOLATIONS)
+		return;
+	v = &pat_violations[n];
+	va_start(args, fmt);
+	vsnprintf(v->msg, sizeof(v->msg), fmt, args);
+	va_end(args);
+	pr_warn_ratelimited("violation: %s\n", v->msg);
+	/* Pairs with smp_load_acquire() in pat_report_show(). */
+	smp_store_release(&v->valid, 1);
+}
+
+static unsigned int pat_level(u32 state)
+{
+	return state & PAT_ST_LEVEL;
+}
+
+/*
+ * Suspend side: every child and consumer must have finished this level
+ * (their state word is at @level or deeper).  The device itself must be
+ * prepared and one level up.
+ */
+static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
+{
+	const struct pat_cb_desc *desc = &pat_cbs[cb];
+	unsigned int level = desc->level;
+	struct pat_link *lk;
+	struct pat_dev *c;
+	u32 st;
+
+	if (pat_level(state) != level - 1 || !(state & PAT_ST_PREPARED))
+		pat_violation("%s %s: device is %s%s", pd->name, desc->name,
+			      pat_state_names[pat_level(state)],
+			      state & PAT_ST_PREPARED ? "" : ", not prepared");
+
+	list_for_each_entry(c, &pd->children, sibling) {
+		/* Pairs with smp_store_release() in pat_callback(). */
+		st = smp_load_acquire(&c->state);
+		if (pat_level(st) < level)
+			pat_violation("%s %s: child %s is %s", pd->name,
+				      desc->name, c->name,
+				      pat_state_names[pat_level(st)]);
+	}
+	list_for_each_entry(lk, &pd->consumers, s_node) {
+		c = lk->consumer;
+		/* Pairs with smp_store_release() in pat_callback(). */
+		st = smp_load_acquire(&c->state);
+		if (pat_level(st) < level)
+			pat_violation("%s %s: consumer %s is %s", pd->name,
+				      desc->name, c->name,
+				      pat_state_names[pat_level(st)]);
+	}
+}
+
+/*
+ * Resume side: the device must be suspended at exactly @level, and neither
+ * the parent nor a supplier may still be at @level or deeper (which means it
+ * went down to this level and has not come back yet).
+ */
+static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
+{
+	const struct pat_cb_desc *desc = &pat_cbs[cb];
+	unsigned int level = desc->level;
+	struct pat_link *lk;
+	struct pat_dev *s;
+	u32 st;
+
+	if (pat_level(state) != level)
+		pat_violation("%s %s: device is %s", pd->name, desc->name,
+			      pat_state_names[pat_level(state)]);
+
+	s = pd->parent;
+	if (s) {
+		/* Pairs with smp_store_release() in pat_callback(). */
+		st = smp_load_acquire(&s->state);
+		if (pat_level(st) >= level)
+			pat_violation("%s %s: parent %s is %s", pd->name,
+				      desc->name, s->name,
+				      pat_state_names[pat_level(st)]);
+	}
+	list_for_each_entry(lk, &pd->suppliers, c_node) {
+		s = lk->supplier;
+		/* Pairs with smp_store_release() in pat_callback(). */
+		st = smp_load_acquire(&s->state);
+		if (pat_level(st) >= level)
+			pat_violation("%s %s: supplier %s is %s", pd->name,
+				      desc->name, s->name,
+				      pat_state_names[pat_level(st)]);
+	}
+}
+
+/* Does an armed failure (callback index @armed) apply to callback @cb? */
+static bool pat_fail_matches(int armed, enum pat_cb cb)
+{
+	if (armed == cb)
+		return true;
+	/* suspend, suspend_late and suspend_noirq cover hibernation too. */
+	return (armed == PAT_CB_SUSPEND || armed == PAT_CB_SUSPEND_LATE ||
+		armed == PAT_CB_SUSPEND_NOIRQ) &&
+	       pat_cbs[cb].kind == PAT_KIND_SUSPEND &&
+	       pat_cbs[cb].level == pat_cbs[armed].level;
+}
+
+/* Index of @desc's time: &enum pat_time pairs suspend and resume by level. */
+static enum pat_time pat_time_index(const struct pat_cb_desc *desc)
+{
+	return 2 * (desc->level - 1) + (desc->kind == PAT_KIND_RESUME);
+}
+
+static void pat_delay(u32 us)
+{
+	if (!us)
+		return;
+	if (us < PAT_USLEEP_MAX)
+		usleep_range(us, us + us / 8 + 1);
+	else
+		msleep(us / 1000);
+}
+
+static int pat_callback(struct device *dev, enum pat_cb cb)
+{
+	const struct pat_cb_desc *desc = &pat_cbs[cb];
+	struct pat_dev *pd = to_pat_dev(dev);
+	struct pat_rec *rec = &pd->rec[cb];
+	u32 state, new_state;
+	int other, armed, ret = 0;
+	ktime_t start;
+
+	other = atomic_xchg(&pd->running, cb + 1);
+	if (other)
+		pat_violation("%s %s: %s is still running", pd->name,
+			      desc->name, pat_cbs[other - 1].name);
+	if (rec->ran)
+		pat_violation("%s %s: ran twice", pd->name, desc->name);
+
+	/* Only this device's callbacks write its state word. */
+	state = READ_ONCE(pd->state);
+	new_state = state;
+	switch (desc->kind) {
+	case PAT_KIND_PREPARE:
+		new_state |= PAT_ST_PREPARED;
+		break;
+	case PAT_KIND_SUSPEND:
+		pat_check_suspend(pd, cb, state);
+		new_state = (state & ~PAT_ST_LEVEL) | desc->level;
+		break;
+	case PAT_KIND_RESUME:
+		pat_check_resume(pd, cb, state);
+		new_state = (state & ~PAT_ST_LEVEL) | (desc->level - 1);
+		break;
+	case PAT_KIND_COMPLETE:
+		if (!(state & PAT_ST_PREPARED))
+			pat_violation("%s complete: device is not prepared",
+				      pd->name);
+		new_state &= ~PAT_ST_PREPARED;
+		break;
+	}
+
+	start = ktime_get();
+	if (desc->level)
+		pat_delay(pd->time_us[pat_time_index(desc)]);
+
+	if (desc->kind == PAT_KIND_SUSPEND) {
+		armed = READ_ONCE(pd->fail);
+		if (armed && pat_fail_matches(armed - 1, cb)) {
+			WRITE_ONCE(pd->fail, 0);
+			ret = -EIO;
+			new_state = state;
+		}
+	}
+
+	rec->start = ktime_to_ns(start);
+	rec->end = ktime_get_ns();
+	rec->cpu = raw_smp_processor_id();
+	rec->worker = current != READ_ONCE(pat_pm_task);
+	rec->result = ret;
+	rec->ran = 1;
+
+	/*
+	 * Publish the new state only after the end time is taken, so a
+	 * dependent device that sees it starts after this callback ended.
+	 * Pairs with smp_load_acquire() in pat_check_suspend() and
+	 * pat_check_resume().
+	 */
+	smp_store_release(&pd->state, new_state);
+	atomic_set_release(&pd->running, 0);
+	return ret;
+}
+
+#define PAT_DEFINE_CB(fn, cb)					\
+static int pat_##fn(struct device *dev)				\
+{								\
+	return pat_callback(dev, cb);				\
+}
+
+PAT_DEFINE_CB(prepare, PAT_CB_PREPARE)
+PAT_DEFINE_CB(suspend, PAT_CB_SUSPEND)
+PAT_DEFINE_CB(suspend_late, PAT_CB_SUSPEND_LATE)
+PAT_DEFINE_CB(suspend_noirq, PAT_CB_SUSPEND_NOIRQ)
+PAT_DEFINE_CB(resume_noirq, PAT_CB_RESUME_NOIRQ)
+PAT_DEFINE_CB(resume_early, PAT_CB_RESUME_EARLY)
+PAT_DEFINE_CB(resume, PAT_CB_RESUME)
+PAT_DEFINE_CB(freeze, PAT_CB_FREEZE)
+PAT_DEFINE_CB(freeze_late, PAT_CB_FREEZE_LATE)
+PAT_DEFINE_CB(freeze_noirq, PAT_CB_FREEZE_NOIRQ)
+PAT_DEFINE_CB(thaw_noirq, PAT_CB_THAW_NOIRQ)
+PAT_DEFINE_CB(thaw_early, PAT_CB_THAW_EARLY)
+PAT_DEFINE_CB(thaw, PAT_CB_THAW)
+PAT_DEFINE_CB(poweroff, PAT_CB_POWEROFF)
+PAT_DEFINE_CB(poweroff_late, PAT_CB_POWEROFF_LATE)
+PAT_DEFINE_CB(poweroff_noirq, PAT_CB_POWEROFF_NOIRQ)
+PAT_DEFINE_CB(restore_noirq, PAT_CB_RESTORE_NOIRQ)
+PAT_DEFINE_CB(restore_early, PAT_CB_RESTORE_EARLY)
+PAT_DEFINE_CB(restore, PAT_CB_RESTORE)
+
+static void pat_complete(struct device *dev)
+{
+	pat_callback(dev, PAT_CB_COMPLETE);
+}
+
+static const struct dev_pm_ops pat_pm_ops = {
+	.prepare	= pat_prepare,
+	.complete	= pat_complete,
+	.suspend	= pat_suspend,
+	.resume		= pat_resume,
+	.freeze		= pat_freeze,
+	.thaw		= pat_thaw,
+	.poweroff	= pat_poweroff,
+	.restore	= pat_restore,
+	.suspend_late	= pat_suspend_late,
+	.resume_early	= pat_resume_early,
+	.freeze_late	= pat_freeze_late,
+	.thaw_early	= pat_thaw_early,
+	.poweroff_late	= pat_poweroff_late,
+	.restore_early	= pat_restore_early,
+	.suspend_noirq	= pat_suspend_noirq,
+	.resume_noirq	= pat_resume_noirq,
+	.freeze_noirq	= pat_freeze_noirq,
+	.thaw_noirq	= pat_thaw_noirq,
+	.poweroff_noirq	= pat_poweroff_noirq,
+	.restore_noirq	= pat_restore_noirq,
+};
+
+static int pat_match(struct device *dev, const struct device_driver *drv)
+{
+	return 1;
+}
+
+static const struct bus_type pat_bus = {
+	.name	= "pm_async_test",
+	.match	= pat_match,
+	.pm	= &pat_pm_ops,
+};
+
+/*
+ * The bus provides the PM callbacks, so the devices need no driver.  Binding
+ * one to each device is optional because it about doubles the time it takes
+ * to create and remove devices (measured under QEMU TCG).
+ */
+static bool bind_driver;
+module_param(bind_driver, bool, 0444);
+MODULE_PARM_DESC(bind_driver,
+		 "Bind a driver to every lab device (slower creation and removal)");
+
+static struct device_driver pat_driver = {
+	.name		= "pm_async_test",
+	.bus		= &pat_bus,
+	.owner		= THIS_MODULE,
+	.probe_type	= PROBE_FORCE_SYNCHRONOUS,
+};
+
+static void pat_release(struct device *dev)
+{
+	kfree(to_pat_dev(dev));
+}
+
+static u32 pat_name_hash(const char *name)
+{
+	return full_name_hash(NULL, name, strlen(name));
+}
+
+static struct pat_dev *pat_find(const char *name)
+{
+	struct pat_dev *pd;
+
+	hash_for_each_possible(pat_hash, pd, hnode, pat_name_hash(name))
+		if (!strcmp(pd->name, name))
+			return pd;
+	return NULL;
+}
+
+static struct pat_entry *pat_find_pending(const char *name)
+{
+	struct pat_entry *e;
+
+	hash_for_each_possible(pat_pending, e, hnode, pat_name_hash(name))
+		if (!strcmp(e->name, name))
+			return e;
+	return NULL;
+}
+
+/* Is @name a device, or a device defined earlier in this write? */
+static bool pat_known(const char *name)
+{
+	return pat_find(name) || pat_find_pending(name);
+}
+
+/* Make room for @n devices in pat_devs[]. */
+static int pat_reserve(unsigned int n)
+{
+	struct pat_dev **devs;
+	unsigned int cap;
+
+	if (n <= pat_cap)
+		return 0;
+	cap = max3(n, 2 * pat_cap, 64U);
+	devs = kvcalloc(cap, sizeof(*devs), GFP_KERNEL);
+	if (!devs)
+		return -ENOMEM;
+	if (pat_ndevs)
+		memcpy(devs, pat_devs, pat_ndevs * sizeof(*devs));
+	kvfree(pat_devs);
+	pat_devs = devs;
+	pat_cap = cap;
+	return 0;
+}
+
+static int pat_link_add(struct pat_dev *consumer, struct pat_dev *supplier)
+{
+	struct pat_link *lk;
+
+	lk = kzalloc(sizeof(*lk), GFP_KERNEL);
+	if (!lk)
+		return -ENOMEM;
+	lk->link = device_link_add(&consumer->dev, &supplier->dev,
+				   DL_FLAG_STATELESS);
+	if (!lk->link) {
+		kfree(lk);
+		pr_err("cannot link consumer %s to supplier %s\n",
+		       consumer->name, supplier->name);
+		return -EINVAL;
+	}
+	lk->supplier = supplier;
+	lk->consumer = consumer;
+	list_add_tail(&lk->node, &pat_links);
+	list_add_tail(&lk->s_node, &supplier->consumers);
+	list_add_tail(&lk->c_node, &consumer->suppliers);
+	pat_nr_links++;
+	return 0;
+}
+
+/*
+ * Remove the links created after the first @nlinks and the devices created
+ * after the first @ndevs, newest first: children go before their parents
+ * because parents are created first.
+ */
+static void pat_remove_from(unsigned int ndevs, unsigned int nlinks)
+{
+	struct pat_link *lk;
+	struct pat_dev *pd;
+
+	lockdep_assert_held(&pat_lock);
+
+	while (pat_nr_links > nlinks) {
+		lk = list_last_entry(&pat_links, struct pat_link, node);
+		list_del(&lk->node);
+		list_del(&lk->s_node);
+		list_del(&lk->c_node);
+		device_link_del(lk->link);
+		kfree(lk);
+		pat_nr_links--;
+	}
+	/*
+	 * A device link holds references to both of its devices and drops
+	 * them from a workqueue.  Wait for that, so that device_unregister()
+	 * below drops the last reference and pat_release() has run when it
+	 * returns; module unload depends on it.
+	 */
+	device_link_wait_removal();
+
+	while (pat_ndevs > ndevs) {
+		pd = pat_devs[--pat_ndevs];
+		pat_devs[pat_ndevs] = NULL;
+		hash_del(&pd->hnode);
+		if (pd->parent)
+			list_del(&pd->sibling);
+		device_unregister(&pd->dev);
+	}
+}
+
+static int pat_create(const struct pat_entry *e)
+{
+	struct pat_dev *pd, *parent = NULL;
+	const char *s;
+	unsigned int i;
+	int ret;
+
+	if (e->parent)
+		parent = pat_find(e->parent);
+
+	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	if (!pd)
+		return -ENOMEM;
+	strscpy(pd->name, e->name);
+	pd->parent = parent;
+	INIT_LIST_HEAD(&pd->children);
+	INIT_LIST_HEAD(&pd->suppliers);
+	INIT_LIST_HEAD(&pd->consumers);
+	memcpy(pd->time_us, e->time_us, sizeof(pd->time_us));
+	pd->fail = e->fail;
+	atomic_set(&pd->running, 0);
+
+	device_initialize(&pd->dev);
+	pd->dev.bus = &pat_bus;
+	pd->dev.parent = parent ? &parent->dev : NULL;
+	pd->dev.release = pat_release;
+	if (e->async)
+		device_enable_async_suspend(&pd->dev);
+	else
+		device_disable_async_suspend(&pd->dev);
+	ret = dev_set_name(&pd->dev, "%s", pd->name);
+	if (!ret)
+		ret = device_add(&pd->dev);
+	if (ret) {
+		/* pat_release() frees pd. */
+		put_device(&pd->dev);
+		return ret;
+	}
+
+	pat_devs[pat_ndevs++] = pd;
+	hash_add(pat_hash, &pd->hnode, pat_name_hash(pd->name));
+	if (parent)
+		list_add_tail(&pd->sibling, &parent->children);
+
+	for (i = 0, s = e->suppliers; i < e->nr_suppliers;
+	     i++, s += strlen(s) + 1) {
+		ret = pat_link_add(pd, pat_find(s));
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Next blank-separated token of *@s, or NULL at the end. */
+static char *pat_next_token(char **s)
+{
+	char *tok;
+
+	do {
+		tok = strsep(s, " \t\r\n");
+	} while (tok && !*tok);
+	return tok;
+}
+
+static bool pat_valid_name(const char *name)
+{
+	size_t len = strlen(name);
+	size_t i;
+
+	if (!len || len > PAT_NAME_MAX)
+		return false;
+	/* "." and ".." cannot be sysfs directories. */
+	if (!strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (i = 0; i < len; i++)
+		if (!isalnum(name[i]) && !strchr("_.:-", name[i]))
+			return false;
+	return true;
+}
+
+/* Parse a failure phase; "none" gives 0, an error -EINVAL. */
+static int pat_parse_fail(const char *s)
+{
+	static const enum pat_cb phases[] = {
+		PAT_CB_SUSPEND, PAT_CB_SUSPEND_LATE, PAT_CB_SUSPEND_NOIRQ,
+		PAT_CB_FREEZE, PAT_CB_FREEZE_LATE, PAT_CB_FREEZE_NOIRQ,
+		PAT_CB_POWEROFF, PAT_CB_POWEROFF_LATE, PAT_CB_POWEROFF_NOIRQ,
+	};
+	unsigned int i;
+
+	if (!strcmp(s, "none"))
+		return 0;
+	for (i = 0; i < ARRAY_SIZE(phases); i++)
+		if (!strcmp(s, pat_cbs[phases[i]].name))
+			return phases[i] + 1;
+	return -EINVAL;
+}
+
+/*
+ * Split the comma-separated supplier list @val in place and check every
+ * name.  Return 0 or -EINVAL after logging why.
+ */
+static int pat_parse_suppliers(struct pat_entry *e, char *val)
+{
+	const char *prev;
+	unsigned int i;
+	char *s;
+
+	e->suppliers = val;
+	e->nr_suppliers = 0;
+	while ((s = strsep(&val, ","))) {
+		if (!*s) {
+			pr_err("line %u: empty name in suppliers=\n", e->line);
+			return -EINVAL;
+		}
+		if (!strcmp(s, e->name)) {
+			pr_err("line %u: link cycle: %s is its own supplier\n",
+			       e->line, s);
+			return -EINVAL;
+		}
+		if (!pat_known(s)) {
+			pr_err("line %u: unknown supplier '%s'\n", e->line, s);
+			return -EINVAL;
+		}
+		for (i = 0, prev = e->suppliers; i < e->nr_suppliers;
+		     i++, prev += strlen(prev) + 1) {
+			if (!strcmp(prev, s)) {
+				pr_err("line %u: supplier %s listed twice\n",
+				       e->line, s);
+				return -EINVAL;
+			}
+		}
+		e->nr_suppliers++;
+	}
+	return 0;
+}
+
+/*
+ * Parse one line into @e and check it against the devices and the earlier
+ * lines of the write.  Return 1 for a device line, 0 for a blank or
+ * comment line, -EINVAL after logging the reason.
+ */
+static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
+{
+	unsigned long seen = 0;
+	char *tok, *val;
+	unsigned int v;
+	int key, fail;
+
+	val = strchr(line, '#');
+	if (val)
+		*val = '\0';
+	tok = pat_next_token(&line);
+	if (!tok)
+		return 0;
+
+	memset(e, 0, sizeof(*e));
+	e->line = lineno;
+	e->async = true;
+	if (!pat_valid_name(tok)) {
+		pr_err("line %u: invalid name '%.40s': 1 to %d characters of [A-Za-z0-9_.:-]\n",
+		       lineno, tok, PAT_NAME_MAX);
+		return -EINVAL;
+	}
+	e->name = tok;
+	if (pat_known(tok)) {
+		pr_err("line %u: duplicate name '%s'\n", lineno, tok);
+		return -EINVAL;
+	}
+
+	while ((tok = pat_next_token(&line))) {
+		val = strchr(tok, '=');
+		if (!val) {
+			pr_err("line %u: '%.40s' is not KEY=VALUE\n",
+			       lineno, tok);
+			return -EINVAL;
+		}
+		*val++ = '\0';
+		key = match_string(pat_keys, ARRAY_SIZE(pat_keys), tok);
+		if (key < 0) {
+			pr_err("line %u: unknown key '%.40s'\n", lineno, tok);
+			return -EINVAL;
+		}
+		if (__test_and_set_bit(key, &seen)) {
+			pr_err("line %u: key '%s' given twice\n", lineno, tok);
+			return -EINVAL;
+		}
+
+		switch (key) {
+		case PAT_KEY_PARENT:
+			if (!strcmp(val, e->name)) {
+				pr_err("line %u: link cycle: %s is its own parent\n",
+				       lineno, val);
+				return -EINVAL;
+			}
+			if (!pat_known(val)) {
+				pr_err("line %u: unknown parent '%.40s'\n",
+				       lineno, val);
+				return -EINVAL;
+			}
+			e->parent = val;
+			break;
+		case PAT_KEY_ASYNC:
+			if (kstrtouint(val, 10, &v) || v > 1) {
+				pr_err("line %u: bad number async=%.40s (0 or 1)\n",
+				       lineno, val);
+				return -EINVAL;
+			}
+			e->async = v;
+			break;
+		case PAT_KEY_SUPPLIERS:
+			if (pat_parse_suppliers(e, val))
+				return -EINVAL;
+			break;
+		case PAT_KEY_FAIL:
+			fail = pat_parse_fail(val);
+			if (fail < 0) {
+				pr_err("line %u: unknown phase fail=%.40s\n",
+				       lineno, val);
+				return -EINVAL;
+			}
+			e->fail = fail;
+			break;
+		default:
+			if (kstrtouint(val, 10, &v) || v > PAT_MAX_US) {
+				pr_err("line %u: bad number %s=%.40s (0 to %u us)\n",
+				       lineno, tok, val, PAT_MAX_US);
+				return -EINVAL;
+			}
+			e->time_us[key - PAT_KEY_TIME0] = v;
+			break;
+		}
+	}
+	return 1;
+}
+
+/*
+ * Create the devices of one topology write, all or nothing.  The whole
+ * buffer is parsed and checked first; if creating a device or a link fails
+ * midway, everything this write created is removed again.
+ */
+static int pat_load(char *buf)
+{
+	unsigned int nlines = 1, n = 0, lineno = 0, i;
+	unsigned int old_ndevs, old_nlinks;
+	struct pat_entry *entries;
+	char *line, *p;
+	int ret = 0;
+
+	lockdep_assert_held(&pat_lock);
+
+	for (p = buf; *p; p++)
+		if (*p == '\n')
+			nlines++;
+	entries = kvcalloc(nlines, sizeof(*entries), GFP_KERNEL);
+	if (!entries)
+		return -ENOMEM;
+
+	while ((line = strsep(&buf, "\n"))) {
+		ret = pat_parse_line(line, ++lineno, &entries[n]);
+		if (ret < 0)
+			goto reset_pending;
+		if (!ret)
+			continue;
+		hash_add(pat_pending, &entries[n].hnode,
+			 pat_name_hash(entries[n].name));
+		n++;
+	}
+
+	ret = pat_reserve(pat_ndevs + n);
+	if (ret)
+		goto reset_pending;
+
+	old_ndevs = pat_ndevs;
+	old_nlinks = pat_nr_links;
+	for (i = 0; i < n; i++) {
+		ret = pat_create(&entries[i]);
+		if (ret) {
+			pr_err("line %u: cannot create %s: %d\n",
+			       entries[i].line, entries[i].name, ret);
+			pat_remove_from(old_ndevs, old_nlinks);
+			break;
+		}
+	}
+
+reset_pending:
+	hash_init(pat_pending);
+	kvfree(entries);
+	return ret;
+}
+
+/* Is the write the single word "clear"? */
+static bool pat_is_clear(const char *buf)
+{
+	buf = skip_spaces(buf);
+	if (strncmp(buf, "clear", 5))
+		return false;
+	return !*skip_spaces(buf + 5);
+}
+
+static ssize_t pat_topology_write(struct file *file, const char __user *ubuf,
+				  size_t count, loff_t *ppos)
+{
+	char *buf;
+	int ret;
+
+	if (count > PAT_WRITE_MAX)
+		return -EFBIG;
+	buf = kvmalloc(count + 1, GFP_KERNEL);
+	if (!buf)
+		return -ENOMEM;
+	if (copy_from_user(buf, ubuf, count)) {
+		ret = -EFAULT;
+		goto free_buf;
+	}
+	buf[count] = '\0';
+	if (strlen(buf) != count) {
+		pr_err("topology: NUL byte in input\n");
+		ret = -EINVAL;
+		goto free_buf;
+	}
+
+	mutex_lock(&pat_lock);
+	if (pat_in_transition)
+		ret = -EBUSY;
+	else if (pat_is_clear(buf))
+		pat_remove_from(0, 0);
+	else
+		ret = pat_load(buf);
+	mutex_unlock(&pat_lock);
+
+free_buf:
+	kvfree(buf);
+	return ret ? ret : count;
+}
+
+/*
+ * seq_file helpers shared by the read-only files: start takes pat_lock and
+ * refuses to run during a transition, stop drops it (seq_read() calls stop
+ * even when start failed).
+ */
+static void *pat_seq_lock(void)
+{
+	mutex_lock(&pat_lock);
+	return pat_in_transition ? ERR_PTR(-EBUSY) : NULL;
+}
+
+static void pat_seq_stop(struct seq_file *m, void *v)
+{
+	mutex_unlock(&pat_lock);
+}
+
+/* topology and state: one line per device, position = creation index. */
+static void *pat_dev_seq_start(struct seq_file *m, loff_t *pos)
+{
+	void *err = pat_seq_lock();
+
+	if (err)
+		return err;
+	return *pos < pat_ndevs ? pat_devs[*pos] : NULL;
+}
+
+static void *pat_dev_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return *pos < pat_ndevs ? pat_devs[*pos] : NULL;
+}
+
+static int pat_topology_show(struct seq_file *m, void *v)
+{
+	struct pat_dev *pd = v;
+	struct pat_link *lk;
+	char sep = '=';
+	int i, fail;
+
+	seq_puts(m, pd->name);
+	if (pd->parent)
+		seq_printf(m, " parent=%s", pd->parent->name);
+	seq_printf(m, " async=%d", pd->dev.power.async_suspend);
+	for (i = 0; i < PAT_NR_TIMES; i++)
+		seq_printf(m, " %s=%u", pat_keys[PAT_KEY_TIME0 + i],
+			   pd->time_us[i]);
+	if (!list_empty(&pd->suppliers)) {
+		seq_puts(m, " suppliers");
+		list_for_each_entry(lk, &pd->suppliers, c_node) {
+			seq_printf(m, "%c%s", sep, lk->supplier->name);
+			sep = ',';
+		}
+	}
+	fail = READ_ONCE(pd->fail);
+	if (fail)
+		seq_printf(m, " fail=%s", pat_cbs[fail - 1].name);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static const struct seq_operations pat_topology_sops = {
+	.start	= pat_dev_seq_start,
+	.next	= pat_dev_seq_next,
+	.stop	= pat_seq_stop,
+	.show	= pat_topology_show,
+};
+
+static int pat_topology_open(struct inode *inode, struct file *file)
+{
+	return seq_open(file, &pat_topology_sops);
+}
+
+static const struct file_operations pat_topology_fops = {
+	.owner		= THIS_MODULE,
+	.open		= pat_topology_open,
+	.read		= seq_read,
+	.write		= pat_topology_write,
+	.llseek		= seq_lseek,
+	.release	= seq_release,
+};
+
+static int pat_state_show(struct seq_file *m, void *v)
+{
+	struct pat_dev *pd = v;
+	/* Pairs with smp_store_release() in pat_callback(). */
+	u32 state = smp_load_acquire(&pd->state);
+
+	seq_printf(m, "%s state=%s rpm=%s depth=%u\n", pd->name,
+		   pat_state_names[pat_level(state)],
+		   pm_runtime_enabled(&pd->dev) ? "enabled" : "disabled",
+		   pd->dev.power.disable_depth);
+	return 0;
+}
+
+static const struct seq_operations pat_state_sops = {
+	.start	= pat_dev_seq_start,
+	.next	= pat_dev_seq_next,
+	.stop	= pat_seq_stop,
+	.show	= pat_state_show,
+};
+
+DEFINE_SEQ_ATTRIBUTE(pat_state);
+
+/*
+ * report: positions [0, PAT_NR_CBS * ndevs) are records (callback-major,
+ * devices in creation order; those that did not run are skipped), the next
+ * one is the "violations N" line, then one per kept violation.  The
+ * iterator is the position itself.
+ */
+static unsigned int pat_report_nrec(void)
+{
+	return PAT_NR_CBS * pat_ndevs;
+}
+
+static void *pat_report_seek(loff_t *pos)
+{
+	unsigned int nrec = pat_report_nrec();
+	unsigned int nviol;
+
+	while (*pos < nrec) {
+		unsigned int p = *pos;
+
+		if (pat_devs[p % pat_ndevs]->rec[p / pat_ndevs].ran)
+			return pos;
+		++*pos;
+	}
+	nviol = min_t(unsigned int, atomic_read(&pat_nr_violations),
+		      PAT_MAX_VIOLATIONS);
+	return *pos <= nrec + nviol ? pos : NULL;
+}
+
+static void *pat_report_start(struct seq_file *m, loff_t *pos)
+{
+	void *err = pat_seq_lock();
+
+	if (err)
+		return err;
+	return pat_report_seek(pos);
+}
+
+static void *pat_report_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return pat_report_seek(pos);
+}
+
+static int pat_report_show(struct seq_file *m, void *v)
+{
+	unsigned int nrec = pat_report_nrec();
+	unsigned int p = *(loff_t *)v;
+	struct pat_violation *viol;
+	const struct pat_rec *rec;
+	struct pat_dev *pd;
+
+	if (p < nrec) {
+		pd = pat_devs[p % pat_ndevs];
+		rec = &pd->rec[p / pat_ndevs];
+		seq_printf(m, "%s %s %lld %lld %u %s %d\n", pd->name,
+			   pat_cbs[p / pat_ndevs].name, rec->start, rec->end,
+			   rec->cpu, rec->worker ? "worker" : "task",
+			   rec->result);
+	} else if (p == nrec) {
+		seq_printf(m, "violations %d\n",
+			   atomic_read(&pat_nr_violations));
+	} else {
+		viol = &pat_violations[p - nrec - 1];
+		/* Pairs with smp_store_release() in pat_violation(). */
+		if (smp_load_acquire(&viol->valid))
+			seq_printf(m, "violation: %s\n", viol->msg);
+	}
+	return 0;
+}
+
+static const struct seq_operations pat_report_sops = {
+	.start	= pat_report_start,
+	.next	= pat_report_next,
+	.stop	= pat_seq_stop,
+	.show	= pat_report_show,
+};
+
+DEFINE_SEQ_ATTRIBUTE(pat_report);
+
+static ssize_t pat_fail_write(struct file *file, const char __user *ubuf,
+			      size_t count, loff_t *ppos)
+{
+	char buf[80], *s = buf, *name, *phase;
+	struct pat_dev *pd;
+	int fail, ret = 0;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+
+	name = pat_next_token(&s);
+	phase = pat_next_token(&s);
+	if (!phase || pat_next_token(&s)) {
+		pr_err("fail: expected 'NAME PHASE'\n");
+		return -EINVAL;
+	}
+	fail = pat_parse_fail(phase);
+	if (fail < 0) {
+		pr_err("fail: unknown phase '%s'\n", phase);
+		return -EINVAL;
+	}
+
+	mutex_lock(&pat_lock);
+	pd = pat_find(name);
+	if (pat_in_transition) {
+		ret = -EBUSY;
+	} else if (!pd) {
+		pr_err("fail: unknown device '%s'\n", name);
+		ret = -EINVAL;
+	} else {
+		WRITE_ONCE(pd->fail, fail);
+	}
+	mutex_unlock(&pat_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations pat_fail_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.write	= pat_fail_write,
+	.llseek	= noop_llseek,
+};
+
+/*
+ * A transition starts: forget the previous one, note the PM task and lock
+ * the control files.  No callback of the new transition has run yet.
+ */
+static void pat_transition_begin(void)
+{
+	unsigned int i;
+
+	mutex_lock(&pat_lock);
+	for (i = 0; i < pat_ndevs; i++)
+		memset(pat_devs[i]->rec, 0, sizeof(pat_devs[i]->rec));
+	for (i = 0; i < PAT_MAX_VIOLATIONS; i++)
+		pat_violations[i].valid = 0;
+	atomic_set(&pat_nr_violations, 0);
+	WRITE_ONCE(pat_pm_task, current);
+	pat_in_transition = true;
+	mutex_unlock(&pat_lock);
+}
+
+static void pat_transition_end(void)
+{
+	mutex_lock(&pat_lock);
+	pat_in_transition = false;
+	mutex_unlock(&pat_lock);
+}
+
+static int pat_pm_notify(struct notifier_block *nb, unsigned long action,
+			 void *data)
+{
+	switch (action) {
+	case PM_SUSPEND_PREPARE:
+	case PM_HIBERNATION_PREPARE:
+		pat_transition_begin();
+		break;
+	case PM_POST_SUSPEND:
+	case PM_POST_HIBERNATION:
+		pat_transition_end();
+		break;
+	}
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block pat_pm_nb = {
+	.notifier_call = pat_pm_notify,
+};
+
+static int __init pat_init(void)
+{
+	int ret;
+
+	ret = bus_register(&pat_bus);
+	if (ret)
+		return ret;
+	if (bind_driver) {
+		ret = driver_register(&pat_driver);
+		if (ret)
+			goto err_unregister_bus;
+	}
+	ret = register_pm_notifier(&pat_pm_nb);
+	if (ret)
+		goto err_unregister_driver;
+
+	pat_dir = debugfs_create_dir(KBUILD_MODNAME, NULL);
+	debugfs_create_file("topology", 0644, pat_dir, NULL,
+			    &pat_topology_fops);
+	debugfs_create_file("fail", 0200, pat_dir, NULL, &pat_fail_fops);
+	debugfs_create_file("report", 0444, pat_dir, NULL, &pat_report_fops);
+	debugfs_create_file("state", 0444, pat_dir, NULL, &pat_state_fops);
+	return 0;
+
+err_unregister_driver:
+	if (bind_driver)
+		driver_unregister(&pat_driver);
+err_unregister_bus:
+	bus_unregister(&pat_bus);
+	return ret;
+}
+module_init(pat_init);
+
+static void __exit pat_exit(void)
+{
+	debugfs_remove_recursive(pat_dir);
+	unregister_pm_notifier(&pat_pm_nb);
+	mutex_lock(&pat_lock);
+	pat_remove_from(0, 0);
+	mutex_unlock(&pat_lock);
+	kvfree(pat_devs);
+	if (bind_driver)
+		driver_unregister(&pat_driver);
+	bus_unregister(&pat_bus);
+}
+module_exit(pat_exit);
+
+MODULE_DESCRIPTION("Synthetic device lab for async system suspend/resume");
+MODULE_LICENSE("GPL");
