@@ -1,0 +1,801 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# pm_async.sh: ordering, failure and fuzz tests of async device
+# suspend/resume, driven through the pm_async_test lab module
+# (Documentation/power/pm-async-lab.rst).  Every system transition is a
+# real one with pm_test: "freeze" with pm_test=platform runs prepare,
+# suspend, suspend_late, suspend_noirq and back for every device in the
+# system; "disk" with pm_test=platform runs the freeze/restore callbacks.
+#
+# Cases (one KTAP result each):
+#  1. sysfs: power/async of each device follows async=; a device switched
+#     to sync runs in the PM task, one switched to async in a worker;
+#     /sys/power/pm_async=0 runs everything in the PM task.
+#  2. ordering: every profile in profiles/ with pm_async 0 and 1, each for
+#     PM_ASYNC_CYCLES cycles: the transition succeeds, the report has no
+#     violation and one line per device for each of the 8 callbacks, every
+#     device ends active with runtime PM as before.
+#  3. mixes: a sync parent with async children, an async parent with sync
+#     children, supplier links across subtrees: order checked again from
+#     the report's timestamps, and which devices ran in the PM task.
+#  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
+#     with pm_async 0 and 1: the transition fails, nothing is out of
+#     order, every device ends active, the next transition succeeds.
+#  5. bad input: each kind of malformed topology is rejected and creates
+#     nothing; a good topology survives a read-back/write-back round trip;
+#     fail= and the fail file arm and disarm failures.
+#  6. random: pm_async_gen topologies (seeds PM_ASYNC_SEEDS) with
+#     pm_async=1; the seed is in the test name, so a failure replays with
+#     "pm_async_gen SEED NDEV".
+#  7. load: PM_ASYNC_BIG devices (default 10000) in one write, read back
+#     and removed.
+#  8. hibernation: "disk" with pm_test=platform (freeze, freeze_late,
+#     freeze_noirq, then restore or thaw), skipped if unsupported.
+#  9. unload: rmmod with devices and links present; load again with
+#     bind_driver=1, which binds a driver to every device.
+#
+# Environment:
+#   PM_ASYNC_CYCLES=N    cycles per profile and mode in case 2 (default 2)
+#   PM_ASYNC_QUICK=1     one cycle per profile and mode
+#   PM_ASYNC_SEEDS="..." seeds for case 6 (default "1 2 3")
+#   PM_ASYNC_NDEV=N      devices per random topology (default 200)
+#   PM_ASYNC_BIG=N       devices for case 7 (default 10000, 0 skips it)
+#   PM_ASYNC_KO=FILE     module to insmod when modprobe cannot load it
+#
+# Runs as root under busybox ash as well as under the kselftest runner.
+# Every knob it changes is put back on exit.
+
+DIR=$(cd "$(dirname "$0")" && pwd)
+. "$DIR/../kselftest/ktap_helpers.sh"
+
+LAB=/sys/kernel/debug/pm_async_test
+BUS=/sys/bus/pm_async_test/devices
+PWR=/sys/power
+DELAY=/sys/module/suspend/parameters/pm_test_delay
+MOD=pm_async_test
+
+CYCLES=${PM_ASYNC_CYCLES:-2}
+[ "${PM_ASYNC_QUICK:-0}" = 1 ] && CYCLES=1
+SEEDS=${PM_ASYNC_SEEDS:-"1 2 3"}
+NDEV=${PM_ASYNC_NDEV:-200}
+BIG=${PM_ASYNC_BIG:-10000}
+PROFILES="laptop phone wide chain zero"
+
+SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
+DEV_PHASES="suspend suspend_late suspend_noirq resume_noirq resume_early resume"
+
+TMP=""
+saved_pm_test=""
+saved_delay=""
+saved_pm_async=""
+loaded=0
+
+# The selected word of a "[current] other ..." sysfs file.
+current()
+{
+	sed -n 's/.*\[\([^]]*\)\].*/\1/p' "$1"
+}
+
+cleanup()
+{
+	rc=$?
+	[ -w "$LAB/topology" ] && echo clear >"$LAB/topology" 2>/dev/null
+	[ -n "$saved_pm_async" ] && echo "$saved_pm_async" >$PWR/pm_async
+	[ -n "$saved_pm_test" ] && echo "$saved_pm_test" >$PWR/pm_test
+	[ -n "$saved_delay" ] && echo "$saved_delay" >$DELAY
+	[ $loaded = 1 ] && rmmod $MOD 2>/dev/null
+	[ -n "$TMP" ] && rm -rf "$TMP"
+	exit $rc
+}
+
+skip_all()
+{
+	ktap_skip_all "$@"
+	exit "$KSFT_SKIP"
+}
+
+print_config()
+{
+	ktap_print_msg "this test needs a kernel with:"
+	sed 's/^/# /' "$DIR/config"
+}
+
+# The module file: $PM_ASYNC_KO, next to this script, or in /lib/modules.
+find_ko()
+{
+	for ko in "${PM_ASYNC_KO:-}" "$DIR/$MOD.ko"; do
+		[ -n "$ko" ] && [ -f "$ko" ] && { echo "$ko"; return; }
+	done
+	find "/lib/modules/$(uname -r)" -name "$MOD.ko*" 2>/dev/null | head -n 1
+}
+
+# insmod_lab [PARAM=VALUE...]: load the module with modprobe, or with insmod
+# when modprobe cannot (no modules.dep, module not installed).
+insmod_lab()
+{
+	modprobe -q $MOD "$@" 2>/dev/null && return 0
+	ko=$(find_ko)
+	[ -n "$ko" ] && insmod "$ko" "$@"
+}
+
+load_module()
+{
+	[ -d $LAB ] && return 0
+	insmod_lab && loaded=1
+	[ -d $LAB ]
+}
+
+# ---------------------------------------------------------------------------
+# Lab helpers.  The last topology loaded is in $TMP/topo (as read back), the
+# state of its devices before any transition in $TMP/state.base, the report
+# of the last transition in $TMP/report.
+
+# write_topo FILE: one write(2) of FILE to the topology file.
+write_topo()
+{
+	dd if="$1" of=$LAB/topology bs=4M 2>"$TMP/dd.err"
+}
+
+# load FILE: replace the lab's devices with those of FILE.
+load()
+{
+	if ! echo clear >$LAB/topology || ! write_topo "$1"; then
+		ktap_print_msg "cannot load $(basename "$1"):"
+		sed 's/^/# /' "$TMP/dd.err"
+		dmesg | grep "$MOD:" | tail -n 3 | sed 's/^/# /'
+		return 1
+	fi
+	cat $LAB/topology >"$TMP/topo"
+	cat $LAB/state >"$TMP/state.base"
+}
+
+# topo_from TEXT: write TEXT (printf %b) to $TMP/in.topo.
+topo_from()
+{
+	printf '%b' "$1" >"$TMP/in.topo"
+}
+
+# cycle STATE: one system transition; the status is that of the write.
+cycle()
+{
+	rc=0
+	echo "$1" 2>/dev/null >$PWR/state || rc=1
+	cat $LAB/report >"$TMP/report"
+	return $rc
+}
+
+# good_cycle STATE: a transition that must succeed.  A transition aborted
+# by something else (a wakeup event) is retried twice.
+good_cycle()
+{
+	for try in 1 2 3; do
+		cycle "$1" && return 0
+		if grep -q ' -[0-9]*$' "$TMP/report"; then
+			ktap_print_msg "$1 transition failed in a lab callback:"
+			grep ' -[0-9]*$' "$TMP/report" | head -n 5 | sed 's/^/# /'
+			return 1
+		fi
+		ktap_print_msg "$1 transition aborted (try $try), retrying"
+		dmesg | tail -n 5 | sed 's/^/# /'
+	done
+	return 1
+}
+
+# check_report REQUIRED ALLOWED [DEV PHASE]: every device of $TMP/topo has
+# exactly one line in $TMP/report for each phase in REQUIRED, at most one for
+# each in ALLOWED and none for others; results are 0 except DEV's PHASE,
+# which must be -EIO; there is no violation.
+check_report()
+{
+	awk -v req="$1" -v allow="$1 $2" -v faildev="${3:-}" -v failph="${4:-}" \
+	    -v topo="$TMP/topo" '
+	BEGIN {
+		nr = split(req, r, " ")
+		na = split(allow, a, " ")
+		for (i = 1; i <= na; i++)
+			ok[a[i]] = 1
+		while ((getline l < topo) > 0) {
+			split(l, f, " ")
+			dev[++nd] = f[1]
+			known[f[1]] = 1
+		}
+		viol = -1
+	}
+	$1 == "violations" { viol = $2; next }
+	$1 == "violation:" { next }
+	{
+		key = $1 " " $2
+		n[key]++
+		if (!known[$1] || !ok[$2] || n[key] > 1) {
+			if (++odd <= 5)
+				print "# unexpected line: " $0
+		}
+		want = ($1 == faildev && $2 == failph) ? -5 : 0
+		if ($1 == faildev && $2 == failph)
+			failseen = 1
+		if ($7 != want && ++bad <= 5)
+			print "# result " $7 ", expected " want ": " $0
+	}
+	END {
+		err = 0
+		if (viol != 0) {
+			print "# violations " viol
+			err = 1
+		}
+		for (i = 1; i <= nd; i++)
+			for (j = 1; j <= nr; j++)
+				if (n[dev[i] " " r[j]] != 1 && ++miss <= 5)
+					print "# " dev[i] " " r[j] ": " n[dev[i] " " r[j]] + 0 " lines, expected 1"
+		if (miss) {
+			print "# " miss " device/phase pairs without exactly one line"
+			err = 1
+		}
+		if (faildev != "" && !failseen) {
+			print "# no line for the failing " faildev " " failph
+			err = 1
+		}
+		if (odd || bad)
+			err = 1
+		exit err
+	}' "$TMP/report"
+	rc=$?
+	grep '^violation:' "$TMP/report" | head -n 20 | sed 's/^/# /'
+	return $rc
+}
+
+# check_state: every device is where it was before the transition (active,
+# runtime PM status and disable depth unchanged).
+check_state()
+{
+	cat $LAB/state >"$TMP/state.now"
+	cmp -s "$TMP/state.base" "$TMP/state.now" && return 0
+	ktap_print_msg "device state differs from before the transition:"
+	diff "$TMP/state.base" "$TMP/state.now" | grep '^[-+][^-+]' |
+		head -n 10 | sed 's/^/# /'
+	return 1
+}
+
+# spans: "suspend X ms, resume Y ms": device-phase wall time of the report.
+spans()
+{
+	awk '
+	$1 == "violations" { exit }
+	$2 ~ /^(suspend|freeze|poweroff)/ { s = 1 }
+	$2 ~ /^(resume|thaw|restore)/ { s = 2 }
+	$2 == "prepare" || $2 == "complete" { next }
+	{
+		if (!(s in lo) || $3 < lo[s]) lo[s] = $3
+		if (!(s in hi) || $4 > hi[s]) hi[s] = $4
+	}
+	END {
+		printf "suspend %.1f ms, resume %.1f ms\n",
+			(hi[1] - lo[1]) / 1e6, (hi[2] - lo[2]) / 1e6
+	}' "$TMP/report"
+}
+
+# ctx DEV PHASE: where DEV's PHASE ran (task|worker), empty if it did not.
+ctx()
+{
+	awk -v d="$1" -v p="$2" '$1 == d && $2 == p { print $6 }' "$TMP/report"
+}
+
+# all_in DEV CTX: every device phase of DEV ran in CTX.
+all_in()
+{
+	for ph in $DEV_PHASES; do
+		c=$(ctx "$1" "$ph")
+		if [ "$c" != "$2" ]; then
+			ktap_print_msg "$1 $ph ran in ${c:-nothing}, expected $2"
+			return 1
+		fi
+	done
+}
+
+# some_in DEV CTX: at least one device phase of DEV ran in CTX.
+some_in()
+{
+	for ph in $DEV_PHASES; do
+		[ "$(ctx "$1" "$ph")" = "$2" ] && return 0
+	done
+	ktap_print_msg "no device phase of $1 ran in a $2"
+	return 1
+}
+
+# before DEV1 PHASE1 DEV2 PHASE2: DEV1's PHASE1 ended before DEV2's PHASE2
+# started.
+before()
+{
+	awk -v a="$1 $2" -v b="$3 $4" '
+	$1 " " $2 == a { ea = $4; fa = 1 }
+	$1 " " $2 == b { sb = $3; fb = 1 }
+	END {
+		if (!fa || !fb) {
+			print "# no line for " (fa ? b : a)
+			exit 1
+		}
+		if (ea + 0 > sb + 0) {
+			print "# " a " ended at " ea ", after " b " started at " sb
+			exit 1
+		}
+	}' "$TMP/report"
+}
+
+# suspends_first DEV1 DEV2: DEV1 finished each suspend phase before DEV2
+# started it, and DEV2 finished each resume phase before DEV1 started it
+# (DEV1 is a child or consumer of DEV2).
+suspends_first()
+{
+	for ph in suspend suspend_late suspend_noirq; do
+		before "$1" $ph "$2" $ph || return 1
+	done
+	for ph in resume_noirq resume_early resume; do
+		before "$2" $ph "$1" $ph || return 1
+	done
+}
+
+result()
+{
+	if [ "$1" = 0 ]; then
+		ktap_test_pass "$2"
+	else
+		ktap_test_fail "$2"
+	fi
+}
+
+set_pm_async()
+{
+	echo "$1" >$PWR/pm_async
+}
+
+# ---------------------------------------------------------------------------
+# 1. sysfs
+
+test_sysfs()
+{
+	topo_from "s.root suspend=2000 resume=2000\ns.a parent=s.root suspend=3000 resume=3000\ns.b parent=s.root async=0 suspend=20000 resume=20000\ns.c parent=s.a async=1 suspend=2000 resume=1000\ns.d async=0 suspend=1000\n"
+	set_pm_async 1
+
+	err=0
+	if load "$TMP/in.topo"; then
+		while read -r name rest; do
+			want=enabled
+			case " $rest " in *" async=0 "*) want=disabled ;; esac
+			got=$(cat "$BUS/$name/power/async" 2>/dev/null)
+			if [ "$got" != "$want" ]; then
+				ktap_print_msg "$name: power/async is '$got', expected $want"
+				err=1
+			fi
+		done <"$TMP/topo"
+		[ "$(ls $BUS | wc -l)" = "$(wc -l <"$TMP/topo")" ] ||
+			{ ktap_print_msg "device count on the bus differs"; err=1; }
+	else
+		err=1
+	fi
+	result $err "sysfs: power/async of each device follows async="
+
+	err=1
+	if [ -d "$BUS/s.a" ]; then
+		err=0
+		echo disabled >"$BUS/s.a/power/async"
+		echo enabled >"$BUS/s.b/power/async"
+		grep -q '^s.a .*async=0' $LAB/topology &&
+			grep -q '^s.b .*async=1' $LAB/topology ||
+			{ ktap_print_msg "topology does not show the new flags"; err=1; }
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state &&
+			all_in s.a task && some_in s.b worker || err=1
+		echo enabled >"$BUS/s.a/power/async"
+		echo disabled >"$BUS/s.b/power/async"
+	fi
+	result $err "sysfs: a device switched to sync runs in the PM task, one switched to async in a worker"
+
+	err=0
+	set_pm_async 0
+	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
+		n=$(awk '$6 == "worker"' "$TMP/report" | wc -l)
+		[ "$n" = 0 ] || { ktap_print_msg "pm_async=0: $n callbacks ran in a worker"; err=1; }
+	else
+		err=1
+	fi
+	set_pm_async 1
+	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
+		n=$(awk '$6 == "worker"' "$TMP/report" | wc -l)
+		[ "$n" != 0 ] || { ktap_print_msg "pm_async=1: no callback ran in a worker"; err=1; }
+	else
+		err=1
+	fi
+	result $err "sysfs: pm_async=0 runs every callback in the PM task, pm_async=1 uses workers again"
+}
+
+# ---------------------------------------------------------------------------
+# 2. ordering
+
+test_ordering()
+{
+	for p in $PROFILES; do
+		loaded_ok=0
+		load "$DIR/profiles/$p.topo" && loaded_ok=1
+		ndev=$(wc -l <"$TMP/topo")
+		for mode in 0 1; do
+			err=0
+			set_pm_async $mode
+			c=0
+			while [ $loaded_ok = 1 ] && [ $c -lt "$CYCLES" ]; do
+				c=$((c + 1))
+				if good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				   check_state; then
+					ktap_print_msg "$p pm_async=$mode cycle $c: $(spans)"
+				else
+					err=1
+					break
+				fi
+			done
+			[ $loaded_ok = 1 ] || err=1
+			result $err "ordering: $p ($ndev devices), pm_async=$mode, $CYCLES cycles"
+		done
+	done
+	set_pm_async 1
+}
+
+# ---------------------------------------------------------------------------
+# 3. mixes
+
+test_mixes()
+{
+	cat >"$TMP/in.topo" <<EOF
+# sync parent of async children (i8042 and serio in 2009)
+i8042 async=0 suspend=20000 resume=5000 suspend_noirq=1000 resume_noirq=1000
+serio0 parent=i8042 async=1 suspend=10000 resume=10000 suspend_late=1000 resume_early=1000
+serio1 parent=i8042 async=1 suspend=15000 resume=5000
+# async parent of sync children
+ap async=1 suspend=10000 resume=10000 suspend_late=1000 resume_early=1000
+ap.a parent=ap async=0 suspend=5000 resume=5000
+ap.b parent=ap async=0 suspend=2000 resume=2000 suspend_noirq=500
+# supplier links across subtrees
+t1 async=1 suspend=1000 resume=1000
+t1.x parent=t1 async=1 suspend=5000 resume=5000 suspend_late=500 resume_early=500 suspend_noirq=500 resume_noirq=500
+t2 async=0
+t2.y parent=t2 async=1 suspend=1000 resume=8000 suppliers=t1.x
+t2.z parent=t2 async=0 suspend=1000 resume=1000 suppliers=t1.x,serio0
+ap.c parent=ap async=1 suspend=3000 resume=3000 suppliers=t2.y,ap.a
+EOF
+	set_pm_async 1
+	ok=0
+	load "$TMP/in.topo" && good_cycle freeze &&
+		check_report "$SUSPEND_ALL" "" && check_state && ok=1
+
+	err=1
+	[ $ok = 1 ] && all_in i8042 task && some_in serio0 worker &&
+		some_in serio1 worker && suspends_first serio0 i8042 &&
+		suspends_first serio1 i8042 && err=0
+	result $err "mix: sync parent i8042 with async children serio0/serio1"
+
+	err=1
+	[ $ok = 1 ] && some_in ap worker && all_in ap.a task && all_in ap.b task &&
+		suspends_first ap.a ap && suspends_first ap.b ap &&
+		suspends_first ap.c ap && err=0
+	result $err "mix: async parent with sync children"
+
+	err=1
+	[ $ok = 1 ] && suspends_first t2.y t1.x && suspends_first t2.z t1.x &&
+		suspends_first t2.z serio0 && suspends_first ap.c t2.y &&
+		suspends_first ap.c ap.a && err=0
+	result $err "mix: supplier links across subtrees"
+}
+
+# ---------------------------------------------------------------------------
+# 4. failure
+
+test_failure()
+{
+	cat >"$TMP/in.topo" <<EOF
+r suspend=1000 resume=1000
+r.a parent=r suspend=2000 resume=2000 suspend_late=500 suspend_noirq=500
+r.a.1 parent=r.a suspend=3000 resume=1000 suspend_noirq=500
+r.a.2 parent=r.a async=0 suspend=1000 resume=1000
+r.b parent=r async=0 suspend=1000 resume=1000 suspend_late=500 suppliers=r.a.1
+r.b.1 parent=r.b suspend=2000 resume=1000 resume_early=500
+x suspend=5000 suppliers=r.b.1
+EOF
+	loaded_ok=0
+	load "$TMP/in.topo" && loaded_ok=1
+	for mode in 0 1; do
+		set_pm_async $mode
+		for fp in suspend:r.a suspend_late:r.b suspend_noirq:r.a.1; do
+			ph=${fp%%:*}
+			dev=${fp#*:}
+			err=1
+			if [ $loaded_ok = 1 ] && echo "$dev $ph" >$LAB/fail; then
+				err=0
+				if cycle freeze; then
+					ktap_print_msg "the transition succeeded despite $dev $ph failing"
+					err=1
+				fi
+				check_report "prepare complete" "$DEV_PHASES" "$dev" "$ph" || err=1
+				check_state || err=1
+				grep -q "^$dev .*fail=" $LAB/topology &&
+					{ ktap_print_msg "$dev: failure still armed"; err=1; }
+				good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+					check_state || err=1
+			fi
+			result $err "failure: $ph of $dev fails, pm_async=$mode: all devices back, next cycle succeeds"
+		done
+	done
+	set_pm_async 1
+}
+
+# ---------------------------------------------------------------------------
+# 5. bad input, round trip, failure arming
+
+# reject DESC TEXT: writing TEXT fails and changes nothing.
+reject()
+{
+	topo_from "$2"
+	err=0
+	if write_topo "$TMP/in.topo"; then
+		ktap_print_msg "the write was accepted"
+		err=1
+	fi
+	dmesg | grep "$MOD:" | tail -n 1 | sed 's/^/# kernel: /'
+	cat $LAB/topology >"$TMP/topo.now"
+	cmp -s "$TMP/topo" "$TMP/topo.now" ||
+		{ ktap_print_msg "the topology changed"; err=1; }
+	[ "$(ls $BUS | wc -l)" = "$(wc -l <"$TMP/topo")" ] ||
+		{ ktap_print_msg "devices were left on the bus"; err=1; }
+	result $err "bad input rejected: $1"
+}
+
+reject_fail()
+{
+	err=0
+	if echo "$2" >$LAB/fail 2>/dev/null; then
+		ktap_print_msg "the write was accepted"
+		err=1
+	fi
+	cat $LAB/topology >"$TMP/topo.now"
+	cmp -s "$TMP/topo" "$TMP/topo.now" ||
+		{ ktap_print_msg "the topology changed"; err=1; }
+	result $err "bad input rejected: $1"
+}
+
+long_name=$(printf '%032d' 0)
+NR_BAD=16
+
+test_bad_input()
+{
+	topo_from "b0 suspend=100\nb1 parent=b0 resume=100\n"
+	load "$TMP/in.topo"
+	reject "unknown key" "n1 colour=red\n"
+	reject "key without value" "n1 suspend\n"
+	reject "bad number" "n1 suspend=12x\n"
+	reject "negative number" "n1 resume=-1\n"
+	reject "async not 0 or 1" "n1 async=2\n"
+	reject "unknown parent" "n1 parent=nosuch\n"
+	reject "parent defined later in the write" "n1 parent=n2\nn2\n"
+	reject "unknown supplier" "n1 suppliers=b0,nosuch\n"
+	reject "duplicate name" "b1\n"
+	reject "duplicate name within one write" "n1\nn2\nn1\n"
+	reject "device is its own supplier" "n1 suppliers=b1,n1\n"
+	reject "device is its own parent" "n1 parent=n1\n"
+	reject "name of 32 characters" "$long_name\n"
+	reject "bad line after good lines" "n1 parent=b1\nn2 parent=n1 suppliers=b0\n# comment\nn3 parent=n2 fail=resume\n"
+	reject_fail "fail file: unknown device" "nosuch suspend"
+	reject_fail "fail file: not a suspend phase" "b0 resume"
+}
+
+NR_PARSE=2
+
+test_parse()
+{
+	# Comments, blank lines, tabs, keys in any order, and names defined
+	# earlier in the same write.
+	topo_from "# comment\n\n  p0\tasync=0 # trailing comment\np0.c resume_noirq=7 parent=p0 suspend=1 async=1\n\t\np1 suppliers=p0.c,p0 suspend_late=3\np1:x.y-z_ parent=p1 fail=suspend_noirq\n"
+	err=1
+	if load "$TMP/in.topo" && [ "$(wc -l <"$TMP/topo")" = 4 ]; then
+		cp "$TMP/topo" "$TMP/topo.first"
+		echo clear >$LAB/topology
+		[ "$(ls $BUS | wc -l)" = 0 ] || ktap_print_msg "clear left devices"
+		load "$TMP/topo.first" && cmp -s "$TMP/topo.first" "$TMP/topo" && err=0
+	fi
+	[ $err = 0 ] || sed 's/^/# /' "$TMP/topo"
+	result $err "topology: comments, blanks, any key order; read-back writes back unchanged"
+
+	err=0
+	grep -q '^p1:x.y-z_ .*fail=suspend_noirq' $LAB/topology ||
+		{ ktap_print_msg "fail= not shown"; err=1; }
+	echo "p1:x.y-z_ none" >$LAB/fail
+	grep -q 'fail=' $LAB/topology &&
+		{ ktap_print_msg "'NAME none' did not disarm"; err=1; }
+	echo "p0 freeze_late" >$LAB/fail
+	grep -q '^p0 .*fail=freeze_late' $LAB/topology ||
+		{ ktap_print_msg "the fail file did not arm"; err=1; }
+	echo "p0 none" >$LAB/fail
+	result $err "fail: fail= and the fail file arm and disarm failures"
+}
+
+# ---------------------------------------------------------------------------
+# 6. random topologies
+
+test_random()
+{
+	set_pm_async 1
+	for seed in $SEEDS; do
+		err=1
+		if "$DIR/pm_async_gen" "$seed" "$NDEV" >"$TMP/gen.topo" &&
+		   load "$TMP/gen.topo"; then
+			err=0
+			grep -v '^#' "$TMP/gen.topo" | cmp -s - "$TMP/topo" ||
+				{ ktap_print_msg "read-back differs from the input"; err=1; }
+			c=0
+			while [ $err = 0 ] && [ $c -lt "$CYCLES" ]; do
+				c=$((c + 1))
+				if good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				   check_state; then
+					ktap_print_msg "seed $seed cycle $c: $(spans)"
+				else
+					err=1
+				fi
+			done
+		fi
+		result $err "random: pm_async_gen $seed $NDEV, pm_async=1, $CYCLES cycles"
+	done
+}
+
+# ---------------------------------------------------------------------------
+# 7. a large topology
+
+uptime_ms()
+{
+	awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime
+}
+
+test_big()
+{
+	if [ "$BIG" = 0 ]; then
+		ktap_test_skip "load: PM_ASYNC_BIG=0"
+		return
+	fi
+	err=1
+	echo clear >$LAB/topology
+	if "$DIR/pm_async_gen" 1 "$BIG" >"$TMP/gen.topo"; then
+		t0=$(uptime_ms)
+		if write_topo "$TMP/gen.topo"; then
+			t1=$(uptime_ms)
+			cat $LAB/topology >"$TMP/topo"
+			n=$(wc -l <$LAB/state)
+			t2=$(uptime_ms)
+			echo clear >$LAB/topology
+			t3=$(uptime_ms)
+			ktap_print_msg "$BIG devices: load $((t1 - t0)) ms, read back $((t2 - t1)) ms, clear $((t3 - t2)) ms"
+			err=0
+			grep -v '^#' "$TMP/gen.topo" | cmp -s - "$TMP/topo" ||
+				{ ktap_print_msg "read-back differs from the input"; err=1; }
+			[ "$n" = "$BIG" ] ||
+				{ ktap_print_msg "state has $n lines"; err=1; }
+			[ "$(ls $BUS | wc -l)" = 0 ] ||
+				{ ktap_print_msg "clear left devices"; err=1; }
+		else
+			sed 's/^/# /' "$TMP/dd.err"
+		fi
+	fi
+	result $err "load: $BIG devices in one write, read back and cleared"
+}
+
+# ---------------------------------------------------------------------------
+# 8. hibernation
+
+test_hibernation()
+{
+	if ! grep -qw disk $PWR/state; then
+		ktap_test_skip "hibernation: 'disk' not in $PWR/state"
+		return
+	fi
+	if ! grep -qw platform $PWR/pm_test; then
+		ktap_test_skip "hibernation: no pm_test=platform"
+		return
+	fi
+	load "$DIR/profiles/laptop.topo" || { ktap_test_fail "hibernation: load"; return; }
+	set_pm_async 1
+	err=0
+	if cycle disk; then
+		# Without an image the restore callbacks follow freeze; after
+		# one (a real snapshot) the thaw ones do.
+		res=restore
+		grep -q '^[^ ]* thaw ' "$TMP/report" && res=thaw
+		check_report "prepare freeze freeze_late freeze_noirq ${res}_noirq ${res}_early $res complete" "" &&
+			check_state || err=1
+		ktap_print_msg "hibernation: $(spans), resumed with $res"
+	else
+		ktap_print_msg "echo disk > $PWR/state failed:"
+		dmesg | tail -n 5 | sed 's/^/# /'
+		err=1
+	fi
+	echo platform >$PWR/pm_test
+	result $err "hibernation: freeze, freeze_late, freeze_noirq and back, pm_test=platform"
+}
+
+# ---------------------------------------------------------------------------
+# 9. unload
+
+test_unload()
+{
+	if [ ! -e /sys/module/$MOD/initstate ]; then
+		ktap_test_skip "unload: $MOD is built in"
+		return
+	fi
+	err=1
+	if load "$DIR/profiles/phone.topo" && rmmod $MOD; then
+		err=0
+		[ -d $BUS ] && { ktap_print_msg "bus still present"; err=1; }
+		# Again with a driver bound to every device.
+		if insmod_lab bind_driver=1 && load "$DIR/profiles/laptop.topo"; then
+			for d in $(ls $BUS); do
+				[ -e "$BUS/$d/driver" ] ||
+					{ ktap_print_msg "$d has no driver"; err=1; break; }
+			done
+			echo clear >$LAB/topology
+			[ -z "$(ls $BUS)" ] ||
+				{ ktap_print_msg "clear left devices"; err=1; }
+			rmmod $MOD || err=1
+		else
+			ktap_print_msg "cannot load $MOD with bind_driver=1"
+			err=1
+		fi
+		insmod_lab || { ktap_print_msg "cannot load $MOD again"; err=1; }
+	fi
+	result $err "unload: rmmod with devices and links present; with bind_driver=1 every device has a driver"
+}
+
+# ---------------------------------------------------------------------------
+
+ktap_print_header
+
+[ "$(id -u)" = 0 ] || skip_all "must be run as root"
+if [ ! -d /sys/kernel/debug/tracing ] && [ -z "$(ls /sys/kernel/debug 2>/dev/null)" ]; then
+	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+fi
+if ! grep -qs debugfs /proc/mounts; then
+	print_config
+	skip_all "debugfs is not available"
+fi
+if [ ! -f $PWR/pm_test ]; then
+	print_config
+	skip_all "no $PWR/pm_test (CONFIG_PM_DEBUG)"
+fi
+grep -qw freeze $PWR/state || skip_all "suspend-to-idle ('freeze') not in $PWR/state"
+if ! load_module; then
+	print_config
+	skip_all "module $MOD is not available"
+fi
+command -v awk >/dev/null && command -v dd >/dev/null && command -v cmp >/dev/null ||
+	skip_all "awk, dd and cmp are needed"
+
+TMP=$(mktemp -d) || skip_all "mktemp failed"
+saved_pm_test=$(current $PWR/pm_test)
+saved_pm_async=$(cat $PWR/pm_async)
+[ -f $DELAY ] && saved_delay=$(cat $DELAY)
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+echo platform >$PWR/pm_test
+[ -f $DELAY ] && echo 0 >$DELAY
+echo clear >$LAB/topology
+
+# shellcheck disable=SC2086 # word counts
+nseeds=$(echo $SEEDS | wc -w)
+# shellcheck disable=SC2086
+nprof=$(echo $PROFILES | wc -w)
+ktap_set_plan $((3 + 2 * nprof + 3 + 6 + NR_BAD + NR_PARSE + nseeds + 3))
+
+test_sysfs
+test_ordering
+test_mixes
+test_failure
+test_bad_input
+test_parse
+test_random
+test_big
+test_hibernation
+test_unload
+
+ktap_finished
