@@ -12,7 +12,7 @@ set -euo pipefail
 
 kernel=${1:?kernel: stock|patched}
 flavour=${2:?flavour: test|bench}
-case $kernel in stock|patched) ;; *) die "unknown kernel '$kernel'";; esac
+[ -d "$BUILD/$kernel/src" ] || die "unknown kernel '$kernel' (no $BUILD/$kernel/src)"
 [ -f "$TOP/configs/$flavour.config" ] || die "unknown flavour '$flavour'"
 
 src=$(srcdir "$kernel")
@@ -34,6 +34,11 @@ kmake() { make -s -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" LOCALVERSION= "$@"; }
 frag=$obj/pm-async.config
 {
 	cat "$TOP/configs/base.config" "$TOP/configs/$flavour.config"
+	# The engine's own tests exist only in trees that have the engine.
+	if [ -f "$src/drivers/base/power/async.c" ] &&
+	   [ -f "$TOP/configs/engine-$flavour.config" ]; then
+		cat "$TOP/configs/engine-$flavour.config"
+	fi
 	echo "CONFIG_LOCALVERSION=\"$(localversion "$(debian_version)")-$kernel-$flavour\""
 	echo "# CONFIG_LOCALVERSION_AUTO is not set"
 } >"$frag.new"

@@ -38,7 +38,7 @@ dmesg_clean()
 {
 	echo "TAP version 13"
 	echo "1..1"
-	bad=$(dmesg | grep -E 'WARNING:|BUG:|INFO: task .* blocked|possible circular locking|inconsistent lock state|lockdep|Call Trace' | head -n 20)
+	bad=$(dmesg | grep -E 'WARNING:|BUG:|INFO: task .* blocked|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace' | head -n 20)
 	if [ -z "$bad" ]; then
 		echo "ok 1 kernel log has no warnings, lockdep reports or hung tasks"
 	else
