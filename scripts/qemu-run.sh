@@ -18,13 +18,15 @@
 #   -o DIR       keep console.log and results.log in DIR
 #   -a ARGS      extra kernel command line
 #   -q           do not echo the guest output (still written to DIR)
+#   -p           echo only the guest's progress lines ("# [...")
+#   -i FILE      put FILE in the guest as /extra/BASENAME (repeatable)
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 kernel=patched flavour=test smp=${PMA_SMP:-2} mem=1024 timeout=900
-logdir="" extra="" quiet=0
-while getopts "k:f:s:m:t:o:a:q" opt; do
+logdir="" extra="" quiet=0 files=()
+while getopts "k:f:s:m:t:o:a:qpi:" opt; do
 	case $opt in
 	k) kernel=$OPTARG ;;
 	f) flavour=$OPTARG ;;
@@ -34,6 +36,8 @@ while getopts "k:f:s:m:t:o:a:q" opt; do
 	o) logdir=$OPTARG ;;
 	a) extra=$OPTARG ;;
 	q) quiet=1 ;;
+	p) quiet=2 ;;
+	i) files+=("$OPTARG") ;;
 	*) die "usage: qemu-run.sh [-k stock|patched] [-f test|bench] [-s N] [-t S] [-o DIR] -- COMMAND" ;;
 	esac
 done
@@ -63,9 +67,12 @@ trap 'exit 130' INT TERM
 
 # The command travels as /run.sh in a second cpio archive; the kernel
 # unpacks concatenated archives in order.
-mkdir "$work/extra"
+mkdir -p "$work/extra/extra"
 printf '%s\n' "$*" >"$work/extra/run.sh"
-(cd "$work/extra" && echo run.sh | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$work/extra.cpio.gz"
+for f in "${files[@]}"; do
+	cp "$f" "$work/extra/extra/" || die "cannot read $f"
+done
+(cd "$work/extra" && find . | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$work/extra.cpio.gz"
 cat "$base" "$work/extra.cpio.gz" >"$work/initrd"
 
 append="console=ttyS0 panic=-1 oops=panic suspend.pm_test_delay=0 $extra"
@@ -77,6 +84,8 @@ qpid=$!
 
 if [ $quiet = 0 ]; then
 	tail -n +1 -F "$results" --pid="$qpid" 2>/dev/null &
+elif [ $quiet = 2 ]; then
+	tail -n +1 -F "$results" --pid="$qpid" 2>/dev/null | grep --line-buffered '^# \[' &
 fi
 deadline=$((SECONDS + timeout))
 while kill -0 "$qpid" 2>/dev/null; do

@@ -9,11 +9,13 @@
  *  - dependencies: in suspend-type phases a device's children and
  *    consumers finish first, in resume-type phases its parent and
  *    suppliers;
- *  - the PM task (async modes only): callbacks that ran in the task ran
- *    one after another, in START order, whatever the engine.
+ *  - the PM task (async modes only): sync devices (async=0 in the
+ *    topology) run in the PM task one after another, in START order,
+ *    whatever the engine.  Async devices an engine chose to run in the
+ *    task do not count: that was the engine's choice, not a constraint.
  *
  * With more work than workers the worker limit dominates instead, so the
- * bound is max(CP, async callback time / LIMIT).  For mode=sync cycles
+ * bound is max(CP, async devices' callback time / LIMIT).  For mode=sync cycles
  * the bound is the all-async one (no task order, all callbacks / LIMIT):
  * it says how far sync is from what async could achieve.
  */
@@ -85,14 +87,14 @@ static int cmp_start(const void *a, const void *b)
 	return x->dev - y->dev;
 }
 
-/* Chain the callbacks that ran in the PM task, in the order they started. */
+/* Chain the callbacks of sync devices, in the order they started. */
 static void sync_edges(const struct cycle *c, int slot, struct edges *e)
 {
 	int *idx = xmalloc(c->ncb * sizeof(*idx) + 1);
 	int i, n = 0;
 
 	for (i = 0; i < c->ncb; i++)
-		if (c->cb[i].slot == slot && c->cb[i].task)
+		if (c->cb[i].slot == slot && !c->dev[c->cb[i].dev].async)
 			idx[n++] = i;
 	sort_cycle = c;
 	qsort(idx, n, sizeof(*idx), cmp_start);
@@ -191,7 +193,8 @@ static double limited_total(const struct cycle *c, int slot)
 
 	/* mode=sync: what all callbacks would cost if they were async */
 	for (i = 0; i < c->ncb; i++)
-		if (c->cb[i].slot == slot && (c->sync || !c->cb[i].task))
+		if (c->cb[i].slot == slot &&
+		    (c->sync || c->dev[c->cb[i].dev].async))
 			total += (double)(c->cb[i].end - c->cb[i].start);
 	return total;
 }

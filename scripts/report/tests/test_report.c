@@ -565,12 +565,15 @@ static int t_sync_bound(void)
 	     NEAR(c->bound_ns[0], 30 * MS);
 	input_free(&in);
 	CHECK(ok);
+	/*
+	 * mode=async: the devices are async in the topology, so that an
+	 * engine ran them in the task is no constraint: no task chain.
+	 */
 	snprintf(text, sizeof(text), "%s%s", HDR("async"), body);
 	c = parse_text(&in, text, 2, NULL);
 	CHECK(c);
-	ok = NEAR(c->cp_ns[0], 60 * MS) && NEAR(c->total_ns[0], 0) &&
-	     NEAR(c->bound_ns[0], 60 * MS) &&
-	     chain_is(c, 0, "d1 d2 d3 d4 d5 d6");
+	ok = NEAR(c->cp_ns[0], 10 * MS) && NEAR(c->total_ns[0], 60 * MS) &&
+	     NEAR(c->bound_ns[0], 30 * MS);
 	input_free(&in);
 	return ok;
 }

@@ -1,0 +1,89 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: stock and patched kernels of the bench flavour (no lock or
+# memory debugging, same configuration), every profile, sync and async
+# cycles on both kernels in the same session, then the report.
+#
+#   BENCH_PROFILES  names under tools/testing/selftests/pm_async/profiles
+#                   or paths to topology files (default: all shipped)
+#   BENCH_CYCLES    measured cycles per kernel, profile and mode (10)
+#   BENCH_ROUNDS    alternations stock/patched per profile (2): the cycles
+#                   are split between rounds so machine drift hits both
+#   BENCH_WARMUP    untimed cycles after loading a profile in a boot (1)
+#   BENCH_OUT       output directory (out/bench/<date>)
+#   BENCH_SVG       "all" (one timeline per profile and kernel) or "none"
+
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+
+profiles=${BENCH_PROFILES:-laptop phone wide chain zero}
+cycles=${BENCH_CYCLES:-10}
+rounds=${BENCH_ROUNDS:-2}
+warmup=${BENCH_WARMUP:-1}
+out=${BENCH_OUT:-$TOP/out/bench/$(date +%Y%m%d-%H%M%S)}
+svg=${BENCH_SVG:-all}
+flavour=bench
+[ "$rounds" -ge 1 ] && [ "$cycles" -ge "$rounds" ] ||
+	die "BENCH_CYCLES ($cycles) must be at least BENCH_ROUNDS ($rounds)"
+
+"$TOP/scripts/tree.sh"
+for k in stock patched; do
+	"$TOP/scripts/build-kernel.sh" $k $flavour
+	"$TOP/scripts/mkinitramfs.sh" $k $flavour
+done
+make -s -C "$TOP/scripts/report"
+report=$TOP/scripts/report/pm-async-report
+version=$(debian_version)
+mkdir -p "$out/raw"
+
+failed=0
+for prof in $profiles; do
+	args=() name=$(basename "$prof" .topo)
+	if [ -f "$prof" ]; then
+		args=(-i "$prof")
+		guest_prof=/extra/$(basename "$prof")
+	else
+		[ -f "$TOP/tools/testing/selftests/pm_async/profiles/$prof.topo" ] ||
+			die "no profile '$prof' (a shipped name or a topology file)"
+		guest_prof=$prof
+	fi
+	for ((r = 1; r <= rounds; r++)); do
+		n=$(( cycles / rounds + (r <= cycles % rounds ? 1 : 0) ))
+		for k in stock patched; do
+			say "== $name: $k kernel, round $r/$rounds, $n cycles per mode"
+			log=$out/raw/$name-$k-$r
+			if ! "$TOP/scripts/qemu-run.sh" -k $k -f $flavour -p -t 1800 \
+				-o "$log" "${args[@]}" -- \
+				"sh /pma/cycles.sh $k $version $n $warmup $guest_prof"; then
+				say "$name on $k: some cycles failed (see $log)"
+				failed=1
+			fi
+		done
+	done
+done
+
+# The raw logs number cycles per boot: renumber by kernel/profile/mode so
+# the report sees every cycle once.
+all=$out/cycles.txt
+awk '/^=== cycle / {
+	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+	key = f["kernel"] "/" f["profile"] "/" f["mode"]
+	sub(/ cycle=[0-9]+/, " cycle=" ++n[key])
+} { print }' "$out"/raw/*/results.log >"$all"
+
+say "== report"
+"$report" --json "$out/bench.json" "$all" | tee "$out/table.txt"
+if [ "$svg" = all ]; then
+	for prof in $profiles; do
+		name=$(basename "$prof" .topo)
+		for k in stock patched; do
+			"$report" --quiet --filter "profile=$name" \
+				--svg "$out/$name-$k-async.svg" \
+				--cycle "kernel=$k,mode=async,cycle=1" "$all" >/dev/null &&
+				echo "timeline: $out/$name-$k-async.svg"
+		done
+	done
+fi
+say "results in $out"
+exit $failed
