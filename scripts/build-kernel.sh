@@ -26,9 +26,12 @@ if command -v ccache >/dev/null; then
 	export CCACHE_BASEDIR=$BUILD
 	export CCACHE_NOHASHDIR=1
 fi
-# LOCALVERSION= (set, empty) keeps setlocalversion from adding "+" for a
-# git tree that is not at a release tag.
-kmake() { make -s -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" LOCALVERSION= "$@"; }
+# The release string comes from LOCALVERSION on the command line, not from
+# CONFIG_LOCALVERSION: the configuration (and so every object) stays the
+# same for all kernels of a flavour, which lets ccache share them.  Setting
+# it also keeps setlocalversion from adding "+" for a git tree.
+release=$(localversion "$(debian_version)")-$kernel-$flavour
+kmake() { make -s -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" LOCALVERSION="$release" "$@"; }
 
 # The fragment that makes this kernel: base + flavour + release string.
 frag=$obj/pm-async.config
@@ -39,7 +42,7 @@ frag=$obj/pm-async.config
 	   [ -f "$TOP/configs/engine-$flavour.config" ]; then
 		cat "$TOP/configs/engine-$flavour.config"
 	fi
-	echo "CONFIG_LOCALVERSION=\"$(localversion "$(debian_version)")-$kernel-$flavour\""
+	echo 'CONFIG_LOCALVERSION=""'
 	echo "# CONFIG_LOCALVERSION_AUTO is not set"
 } >"$frag.new"
 
