@@ -13,12 +13,21 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-[ -d "$SRC/.git" ] || die "no tree in $SRC: run 'make tree' first"
+# Another worktree of the same repository may be exported too (for example
+# one where a change was prepared while build/patched was busy):
+#   PMA_EXPORT_SRC=DIR      the tree to export instead of build/patched/src
+#   PMA_EXPORT_STOCK=REV    the end of the lab part there (default: tag stock)
+#   PMA_EXPORT_OVERLAY=0    leave the overlay files of the repository alone
+SRC=${PMA_EXPORT_SRC:-$SRC}
+stock_rev=${PMA_EXPORT_STOCK:-stock}
+copy_overlay=${PMA_EXPORT_OVERLAY:-1}
+
+[ -e "$SRC/.git" ] || die "no tree in $SRC: run 'make tree' first"
 if [ -n "$(git -C "$SRC" status --porcelain --untracked-files=no)" ]; then
 	die "$SRC has uncommitted changes: commit them first"
 fi
-git -C "$SRC" merge-base --is-ancestor stock HEAD ||
-	die "tag 'stock' is not an ancestor of HEAD in $SRC"
+git -C "$SRC" merge-base --is-ancestor "$stock_rev" HEAD ||
+	die "'$stock_rev' (end of the lab part) is not an ancestor of HEAD in $SRC"
 
 # The series claims a file the commit adds, or the highest directory of it
 # that the series creates, so that new files there need no series edit.
@@ -38,7 +47,7 @@ trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/patches"
 declare -A owner=()
 n=0
-stock=$(git -C "$SRC" rev-parse stock)
+stock=$(git -C "$SRC" rev-parse "$stock_rev")
 [ "$stock" = "$(git -C "$SRC" rev-parse base)" ] && echo "#stock" >>"$tmp/series.body"
 
 for c in $(git -C "$SRC" rev-list --reverse base..HEAD); do
@@ -83,6 +92,10 @@ cp "$tmp"/patches/*.patch "$TOP/patches/" 2>/dev/null || true
 	cat "$tmp/series.body"
 } >"$tmp/series"
 mv "$tmp/series" "$TOP/patches/series"
+[ "$copy_overlay" = 1 ] || {
+	say "exported $n patches to patches/ (overlay files left alone)"
+	exit 0
+}
 for f in "${!owner[@]}"; do
 	mkdir -p "$(dirname "$TOP/$f")"
 	git -C "$SRC" show "HEAD:$f" >"$TOP/$f"

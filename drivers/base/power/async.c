@@ -156,7 +156,7 @@ static inline bool dpm_node_test(struct device *dev, int bit)
  * Context: Process context, the PM task.
  */
 void dpm_walk_init(struct dpm_walk *walk, enum dpm_phase phase,
-				    pm_message_t state, dpm_run_fn run)
+		   pm_message_t state, dpm_run_fn run)
 {
 	static u32 dpm_gen;
 
@@ -328,6 +328,9 @@ static bool dpm_queue(struct dpm_walk *walk, struct device *dev)
 	return false;
 }
 
+typedef void (*dpm_dep_fn)(struct dpm_walk *walk, struct device *from,
+			   struct device *to, void *data);
+
 /* What a thread that finished a device runs next. */
 struct dpm_next {
 	struct device *stack;	/* run in place, last in first out */
@@ -367,16 +370,13 @@ static void dpm_dep_done(struct dpm_walk *walk, struct device *from,
 	}
 }
 
-typedef void (*dpm_dep_fn)(struct dpm_walk *walk, struct device *from,
-			   struct device *to, void *data);
-
 /*
  * Call @fn for each device of the walk that depends on @dev: the parent and
  * the suppliers in a suspend phase, the children and the consumers in a
  * resume phase, as recorded by dpm_walk_link().
  */
-static void dpm_for_each_dependent(struct dpm_walk *walk, struct device *dev,
-				   dpm_dep_fn fn, void *data)
+static void dpm_visit_dependents(struct dpm_walk *walk, struct device *dev,
+				 dpm_dep_fn fn, void *data)
 {
 	struct device_link *link;
 	struct device *child;
@@ -451,7 +451,7 @@ static void dpm_run_chain(struct dpm_walk *walk, struct device *dev, bool worker
 
 	while (dev) {
 		dpm_run_one(walk, dev);
-		dpm_for_each_dependent(walk, dev, dpm_dep_done, &next);
+		dpm_visit_dependents(walk, dev, dpm_dep_done, &next);
 		set_bit(DPM_NODE_DONE, &node(dev)->flags);
 		if (atomic_dec_and_test(&walk->inflight))
 			wake_up(&walk->wq);
@@ -520,9 +520,10 @@ static bool dpm_unstall(struct dpm_walk *walk)
 static void dpm_wait_ready(struct dpm_walk *walk, struct device *dev)
 {
 	while (atomic_read(&node(dev)->pending) > 0 && !READ_ONCE(walk->error)) {
-		wait_event(walk->wq, atomic_read(&node(dev)->pending) <= 0 ||
-				     !atomic_read(&walk->inflight) ||
-				     READ_ONCE(walk->error));
+		wait_event(walk->wq,
+			   atomic_read(&node(dev)->pending) <= 0 ||
+			   !atomic_read(&walk->inflight) ||
+			   READ_ONCE(walk->error));
 		if (atomic_read(&node(dev)->pending) > 0 &&
 		    !atomic_read(&walk->inflight) && !READ_ONCE(walk->error))
 			dpm_unstall(walk);
@@ -643,7 +644,7 @@ static void dpm_walk_critical_path(struct dpm_walk *walk)
 		n->cp_ns += n->dur_ns;
 		if (!end || n->cp_ns > node(end)->cp_ns)
 			end = dev;
-		dpm_for_each_dependent(walk, dev, dpm_cp_relax, NULL);
+		dpm_visit_dependents(walk, dev, dpm_cp_relax, NULL);
 	}
 	walk->stats.cp_ns = end ? node(end)->cp_ns : 0;
 	walk->stats.cp_end = end;

@@ -65,6 +65,7 @@ static void tdev_release(struct device *dev)
 
 static bool tdev_done(struct tdev *t)
 {
+	/* Pairs with the release in tdev_run(): what it did is visible. */
 	return smp_load_acquire(&t->end_ns) != 0;
 }
 
@@ -118,6 +119,7 @@ static int tdev_run(struct device *dev, pm_message_t state, bool async)
 	if (t->sleep_ms)
 		msleep(t->sleep_ms);
 
+	/* Publish the end last; pairs with the acquire in tdev_done(). */
 	smp_store_release(&t->end_ns, ktime_get_ns());
 	return t->fail;
 }
@@ -552,6 +554,7 @@ static struct kunit_suite dpm_async_suite = {
 	.name = "pm-async-engine",
 	.test_cases = dpm_async_cases,
 };
+
 kunit_test_suite(dpm_async_suite);
 
 MODULE_DESCRIPTION("KUnit tests of dependency-driven device suspend/resume");
