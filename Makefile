@@ -12,7 +12,7 @@ FLAVOUR ?= test
 CMD ?= sh /pma/check.sh
 
 .PHONY: help deps tree export kernel base-kernel bench-kernels kernels \
-	initramfs run tools check demo bench clean distclean
+	initramfs run tools check demo bench series series-check clean distclean
 
 help:
 	@echo "make demo          build, boot, run the laptop profile on stock and pm-async, print the table"
@@ -25,6 +25,8 @@ help:
 	@echo "make bench-kernels stock and patched kernels without debugging options"
 	@echo "make initramfs     the guest image for KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR)"
 	@echo "make run CMD='...' boot KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR) and run CMD in the guest"
+	@echo "make series        the series as git format-patch output with a cover letter in out/series"
+	@echo "make series-check  git am it onto a fresh tree, checkpatch and build after each patch"
 
 deps:
 	@$(S)/deps.sh
@@ -65,6 +67,12 @@ demo: deps
 
 bench: deps
 	@$(S)/bench.sh
+
+series: deps
+	@$(S)/series.sh
+
+series-check: series
+	@$(S)/series-check.sh
 
 clean:
 	rm -rf build/*/obj-* build/*/initramfs-* build/kselftest* out

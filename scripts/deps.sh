@@ -8,7 +8,7 @@ set -euo pipefail
 
 pkgs="linux-source-6.12 qemu-system-x86 busybox-static flex bison bc
       libelf-dev libssl-dev cpio ccache perl xz-utils gcc make file
-      kmod rsync"
+      kmod rsync sparse python3-ply"
 missing=""
 for p in $pkgs; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

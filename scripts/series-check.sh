@@ -1,0 +1,97 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make series-check: apply out/series (make series) with git am onto a
+# fresh Debian 6.12 tree, one patch at a time; after each patch run
+# checkpatch --strict and kernel-doc on what it touches and, unless
+# SERIES_CHECK_BUILD=0, build the kernel (bisectability).  After the last
+# patch drivers/base/power is built with W=1 (and sparse, C=1, when
+# installed).  Any problem fails the run.
+
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+build=${SERIES_CHECK_BUILD:-1}
+dir=$BUILD/series-check
+src=$dir/src
+obj=$dir/obj-test
+series=$TOP/out/series
+[ -d "$series" ] || die "no $series: run 'make series' first"
+"$HARNESS/tree.sh" || exit 1
+
+# A fresh tree: a worktree of the unpacked Debian source at "base".
+if [ -e "$src/.git" ]; then
+	git -C "$src" am --abort >/dev/null 2>&1
+	git -C "$src" checkout -q -f --detach base || die "cannot reset $src"
+	git -C "$src" clean -q -f -d -x
+else
+	mkdir -p "$dir"
+	git -C "$SRC" worktree add -q --detach "$src" base || die "cannot create $src"
+fi
+
+cc=gcc
+command -v ccache >/dev/null && cc="ccache gcc" && export CCACHE_BASEDIR=$BUILD CCACHE_NOHASHDIR=1
+kmake() { make -s -C "$src" O="$obj" CC="$cc" LOCALVERSION=-series-check "$@"; }
+
+problems=0
+bad() { say "FAIL: $*"; problems=$((problems + 1)); }
+
+n=0
+for p in "$series"/0*.patch; do
+	case $p in *0000-cover-letter.patch) continue ;; esac
+	n=$((n + 1))
+	name=$(basename "$p")
+	say "== $name"
+	if ! git -C "$src" am -q --whitespace=error-all "$p"; then
+		git -C "$src" am --abort >/dev/null 2>&1
+		bad "$name does not apply with git am"
+		break
+	fi
+	out=$("$src/scripts/checkpatch.pl" --strict -q --no-summary "$p" 2>&1 |
+		grep -v 'spdxcheck.py\|from ply import\|ModuleNotFoundError\|Traceback\|File ".*spdxcheck' || true)
+	[ -z "$out" ] || { echo "$out" | sed 's/^/    /'; bad "$name: checkpatch --strict"; }
+	files=$(git -C "$src" diff-tree -r --no-commit-id --name-only --diff-filter=AM HEAD -- '*.c' '*.h')
+	for f in $files; do
+		kd=$(cd "$src" && perl scripts/kernel-doc -none -Wall "$f" 2>&1)
+		[ -z "$kd" ] || { echo "$kd" | sed 's/^/    /'; bad "$name: kernel-doc $f"; }
+	done
+	[ "$build" = 1 ] || continue
+	if [ ! -f "$obj/.config" ]; then
+		mkdir -p "$obj"
+		kmake tinyconfig >/dev/null
+		cat "$TOP/configs/base.config" "$TOP/configs/test.config" \
+			"$TOP/configs/engine-test.config" >"$obj/frag.config"
+		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
+			"$obj/frag.config" >/dev/null 2>&1
+	fi
+	# Options a later patch adds are dropped here and come back later.
+	kmake olddefconfig >/dev/null 2>&1
+	say "   building after $name"
+	kmake -j"$(nproc)" bzImage modules 2>"$dir/build.err" ||
+		{ tail -n 20 "$dir/build.err" | sed 's/^/    /'; bad "$name: kernel does not build"; }
+	grep -q 'warning:' "$dir/build.err" &&
+		{ grep -A3 'warning:' "$dir/build.err" | head -n 20 | sed 's/^/    /'; bad "$name: new build warnings"; }
+done
+
+[ "$n" -gt 0 ] || bad "no patches in $series"
+if [ "$problems" = 0 ] && [ "$build" = 1 ]; then
+	say "== W=1 on drivers/base/power"
+	touch "$src"/drivers/base/power/*.c
+	kmake W=1 drivers/base/power/ 2>"$dir/w1.err" || bad "W=1 build failed"
+	grep -q 'warning:' "$dir/w1.err" &&
+		{ grep -A3 'warning:' "$dir/w1.err" | head -n 30 | sed 's/^/    /'; bad "W=1 warnings in drivers/base/power"; }
+	if command -v sparse >/dev/null; then
+		say "== sparse (C=1) on drivers/base/power"
+		touch "$src"/drivers/base/power/*.c
+		kmake C=1 drivers/base/power/ 2>"$dir/sparse.err" || bad "C=1 build failed"
+		grep -q 'warning:\|error:' "$dir/sparse.err" &&
+			{ head -n 30 "$dir/sparse.err" | sed 's/^/    /'; bad "sparse warnings in drivers/base/power"; }
+	fi
+fi
+
+if [ "$problems" = 0 ]; then
+	say "series-check: $n patches apply with git am, checkpatch --strict and kernel-doc clean$([ "$build" = 1 ] && echo ", each builds, W=1 clean")"
+else
+	say "series-check: $problems problem(s)"
+fi
+[ "$problems" = 0 ]
