@@ -91,7 +91,6 @@ enum {
 	DPM_NODE_STARTED,	/* claimed: the callback runs or has run */
 	DPM_NODE_DONE,		/* finished and dependents notified */
 	DPM_NODE_REMOVED,	/* device_pm_remove() was called for it */
-	DPM_NODE_TASK,		/* ran in the PM task */
 };
 
 /*
@@ -417,9 +416,6 @@ static void dpm_run_one(struct dpm_walk *walk, struct device *dev)
 	int error = 0;
 	u8 fast;
 
-	if (task)
-		set_bit(DPM_NODE_TASK, &n->flags);
-
 	start = ktime_get_ns();
 	if (!dpm_node_test(dev, DPM_NODE_REMOVED))
 		error = walk->run(dev, walk->state, !task);
@@ -516,16 +512,25 @@ static bool dpm_unstall(struct dpm_walk *walk)
 	return false;
 }
 
-/* Wait until @dev may run or nothing is in flight. */
+/*
+ * Nothing in flight: every device that finished has notified its dependents
+ * (it does that before it leaves the count), so the acquire makes their
+ * decrements of &dpm_node.pending visible.
+ */
+static bool dpm_idle(struct dpm_walk *walk)
+{
+	return !atomic_read_acquire(&walk->inflight);
+}
+
+/* Wait until @dev may run, restarting the walk if it is stuck. */
 static void dpm_wait_ready(struct dpm_walk *walk, struct device *dev)
 {
 	while (atomic_read(&node(dev)->pending) > 0 && !READ_ONCE(walk->error)) {
 		wait_event(walk->wq,
 			   atomic_read(&node(dev)->pending) <= 0 ||
-			   !atomic_read(&walk->inflight) ||
-			   READ_ONCE(walk->error));
-		if (atomic_read(&node(dev)->pending) > 0 &&
-		    !atomic_read(&walk->inflight) && !READ_ONCE(walk->error))
+			   dpm_idle(walk) || READ_ONCE(walk->error));
+		if (dpm_idle(walk) && atomic_read(&node(dev)->pending) > 0 &&
+		    !READ_ONCE(walk->error))
 			dpm_unstall(walk);
 	}
 }
@@ -574,7 +579,7 @@ int dpm_walk_run(struct dpm_walk *walk)
 
 	/* Let everything in flight finish, restarting what lost a dependency. */
 	for (;;) {
-		wait_event(walk->wq, !atomic_read(&walk->inflight));
+		wait_event(walk->wq, dpm_idle(walk));
 		if (READ_ONCE(walk->error) || !dpm_unstall(walk))
 			break;
 	}
@@ -622,7 +627,7 @@ static void dpm_cp_relax(struct dpm_walk *walk, struct device *from,
 
 /*
  * The critical path is the longest chain of measured callback durations over
- * the dependencies and the order of the devices that ran in the PM task.
+ * the dependencies and the order of the sync devices in the PM task.
  * The walk order is a topological order of both, so one pass finds it.  On
  * entry &dpm_node.cp_ns is 0 for all devices.
  */
@@ -635,7 +640,11 @@ static void dpm_walk_critical_path(struct dpm_walk *walk)
 		dev = container_of(n, struct device, power.dpm);
 		if (!dpm_node_test(dev, DPM_NODE_DONE))
 			continue;
-		if (dpm_node_test(dev, DPM_NODE_TASK)) {
+		/*
+		 * Sync devices run one after another in the PM task; async
+		 * ones it ran in place do not constrain the order.
+		 */
+		if (!dpm_node_test(dev, DPM_NODE_ASYNC)) {
 			if (last_task)
 				dpm_cp_relax(walk, last_task, dev, NULL);
 			last_task = dev;
