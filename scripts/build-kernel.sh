@@ -19,6 +19,12 @@ src=$(srcdir "$kernel")
 obj=$(objdir "$kernel" "$flavour")
 [ -d "$src" ] || die "$src missing: run 'make tree'"
 mkdir -p "$obj"
+# Two builds of one kernel at a time would corrupt it: the second waits.
+exec 9>"$obj.lock"
+if ! flock -n 9; then
+	say "waiting for another build of $kernel-$flavour to finish"
+	flock 9
+fi
 
 cc=gcc
 if command -v ccache >/dev/null; then

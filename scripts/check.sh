@@ -26,10 +26,10 @@ for d in "$TOP"/scripts/*/; do
 	name=$(basename "$d")
 	make -s -C "$d" test >"$out/host-$name.tap" 2>"$out/host-$name.err" ||
 		{ [ -s "$out/host-$name.tap" ] || cat "$out/host-$name.err" >&2; }
-	args+=("host" "$out/host-$name.tap")
+	args+=("host-$name" "$out/host-$name.tap")
 done
 "$TOP/scripts/tests/run.sh" >"$out/host-harness.tap" 2>&1 || true
-args+=("host" "$out/host-harness.tap")
+args+=("host-harness" "$out/host-harness.tap")
 
 "$TOP/scripts/tree.sh" || exit 1
 for k in ${CHECK_KERNELS:-patched stock}; do
