@@ -30,6 +30,13 @@
  * PM_POST_SUSPEND or PM_POST_HIBERNATION; control files fail with -EBUSY in
  * between.  Callbacks only run between those two events, so they never race
  * with a change of the topology.
+ *
+ * The one exception is churn (the ``churn`` file): a kernel thread that is
+ * not freezable removes one device, and may add another, while the
+ * transition runs.  It leaves the lists alone: it marks the device and its
+ * links &pat_dev.gone and &pat_link.gone, which the checks skip, before it
+ * deletes them from the driver core, and the PM notifier updates the lists
+ * under &pat_lock when the transition is over.
  */
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
@@ -41,6 +48,7 @@
 #include <linux/device.h>
 #include <linux/hashtable.h>
 #include <linux/kernel.h>
+#include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
 #include <linux/mm.h>
@@ -224,6 +232,9 @@ struct pat_rec {
  *	with smp_store_release(), read by other devices' callbacks with
  *	smp_load_acquire().
  * @running: Callback index + 1 of the callback running now, 0 if none.
+ * @gone: Churn removed the device during this transition: the checks of
+ *	other devices skip it.  Set with smp_store_release() by the churn
+ *	thread before the device is deleted.
  * @rec: Records of the last transition, indexed by &enum pat_cb.
  *
  * The lists and @parent only change under &pat_lock outside transitions.
@@ -241,6 +252,7 @@ struct pat_dev {
 	int fail;
 	u32 state;
 	atomic_t running;
+	bool gone;
 	struct pat_rec rec[PAT_NR_CBS];
 };
 
@@ -254,6 +266,7 @@ struct pat_dev {
  * @node: Entry in &pat_links, in creation order.
  * @s_node: Entry in the supplier's &pat_dev.consumers.
  * @c_node: Entry in the consumer's &pat_dev.suppliers.
+ * @gone: Churn deleted the link during this transition (as &pat_dev.gone).
  */
 struct pat_link {
 	struct device_link *link;
@@ -262,6 +275,7 @@ struct pat_link {
 	struct list_head node;
 	struct list_head s_node;
 	struct list_head c_node;
+	bool gone;
 };
 
 /**
@@ -372,6 +386,9 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 			      state & PAT_ST_PREPARED ? "" : ", not prepared");
 
 	list_for_each_entry(c, &pd->children, sibling) {
+		/* Pairs with smp_store_release() in pat_churn_fn(). */
+		if (smp_load_acquire(&c->gone))
+			continue;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
 		if (pat_level(st) < level)
@@ -380,6 +397,9 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 				      pat_state_names[pat_level(st)]);
 	}
 	list_for_each_entry(lk, &pd->consumers, s_node) {
+		/* Pairs with smp_store_release() in pat_churn_fn(). */
+		if (smp_load_acquire(&lk->gone))
+			continue;
 		c = lk->consumer;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
@@ -417,6 +437,9 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 				      pat_state_names[pat_level(st)]);
 	}
 	list_for_each_entry(lk, &pd->suppliers, c_node) {
+		/* Pairs with smp_store_release() in pat_churn_fn(). */
+		if (smp_load_acquire(&lk->gone))
+			continue;
 		s = lk->supplier;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&s->state);
@@ -726,19 +749,19 @@ static void pat_remove_from(unsigned int ndevs, unsigned int nlinks)
 	}
 }
 
-static int pat_create(const struct pat_entry *e)
+/*
+ * A new device, initialized and named but not added: put_device() frees it.
+ * Return it or an ERR_PTR().
+ */
+static struct pat_dev *pat_alloc(const struct pat_entry *e,
+				 struct pat_dev *parent)
 {
-	struct pat_dev *pd, *parent = NULL;
-	const char *s;
-	unsigned int i;
+	struct pat_dev *pd;
 	int ret;
-
-	if (e->parent)
-		parent = pat_find(e->parent);
 
 	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
 	if (!pd)
-		return -ENOMEM;
+		return ERR_PTR(-ENOMEM);
 	strscpy(pd->name, e->name);
 	pd->parent = parent;
 	INIT_LIST_HEAD(&pd->children);
@@ -757,18 +780,43 @@ static int pat_create(const struct pat_entry *e)
 	else
 		device_disable_async_suspend(&pd->dev);
 	ret = dev_set_name(&pd->dev, "%s", pd->name);
-	if (!ret)
-		ret = device_add(&pd->dev);
+	if (ret) {
+		/* pat_release() frees pd. */
+		put_device(&pd->dev);
+		return ERR_PTR(ret);
+	}
+	return pd;
+}
+
+/* Enter an added device in the lab's tables; pat_devs[] has room for it. */
+static void pat_track(struct pat_dev *pd)
+{
+	pat_devs[pat_ndevs++] = pd;
+	hash_add(pat_hash, &pd->hnode, pat_name_hash(pd->name));
+	if (pd->parent)
+		list_add_tail(&pd->sibling, &pd->parent->children);
+}
+
+static int pat_create(const struct pat_entry *e)
+{
+	struct pat_dev *pd, *parent = NULL;
+	const char *s;
+	unsigned int i;
+	int ret;
+
+	if (e->parent)
+		parent = pat_find(e->parent);
+
+	pd = pat_alloc(e, parent);
+	if (IS_ERR(pd))
+		return PTR_ERR(pd);
+	ret = device_add(&pd->dev);
 	if (ret) {
 		/* pat_release() frees pd. */
 		put_device(&pd->dev);
 		return ret;
 	}
-
-	pat_devs[pat_ndevs++] = pd;
-	hash_add(pat_hash, &pd->hnode, pat_name_hash(pd->name));
-	if (parent)
-		list_add_tail(&pd->sibling, &parent->children);
+	pat_track(pd);
 
 	for (i = 0, s = e->suppliers; i < e->nr_suppliers;
 	     i++, s += strlen(s) + 1) {
@@ -1290,6 +1338,355 @@ static const struct file_operations pat_fail_fops = {
 	.llseek	= noop_llseek,
 };
 
+/**
+ * struct pat_churn - A device removed, and maybe one added, during the next
+ *	system transition (the ``churn`` file).
+ * @armed: The parameters below are set for the next transition.
+ * @delay_us: Time from the start of the transition to the removal.
+ * @name: Device to remove.
+ * @newname: Device to add after the removal, empty for none.
+ * @parent: Parent of @newname, empty for a top-level device.
+ * @task: The churn thread of the current transition, or NULL.
+ * @victim: The device to remove, resolved when the transition starts.
+ * @newpd: The device to add (allocated, not yet added), or NULL.
+ * @ran: A churn thread ran in the last transition; the fields below are set.
+ * @error: Why the last churn could not start (-ENOENT, -EBUSY, -EEXIST,
+ *	-ENOMEM), 0 if it ran.
+ * @del_start: ktime_get() before the device's links were deleted.
+ * @del_end: ktime_get() after device_del() returned.
+ * @add_end: ktime_get() after device_add() of @newpd returned.
+ * @add_result: What device_add() returned for @newpd.
+ *
+ * Protected by &pat_lock, except that the churn thread owns @victim,
+ * @newpd and the times from its start until kthread_stop() returns.
+ */
+struct pat_churn {
+	bool armed;
+	u32 delay_us;
+	char name[PAT_NAME_MAX + 1];
+	char newname[PAT_NAME_MAX + 1];
+	char parent[PAT_NAME_MAX + 1];
+	struct task_struct *task;
+	struct pat_dev *victim;
+	struct pat_dev *newpd;
+	bool ran;
+	int error;
+	s64 del_start;
+	s64 del_end;
+	s64 add_end;
+	int add_result;
+};
+
+static struct pat_churn pat_churn;
+
+/*
+ * The churn thread: it is a kernel thread and not freezable, so it keeps
+ * running while the devices suspend.  The checks skip what it marks gone;
+ * the lists are left to pat_churn_settle() after the transition.
+ */
+static int pat_churn_fn(void *data)
+{
+	struct pat_churn *c = data;
+	struct pat_dev *pd = c->victim;
+	struct pat_link *lk;
+
+	pat_delay(c->delay_us);
+	c->del_start = ktime_get_ns();
+	list_for_each_entry(lk, &pd->suppliers, c_node) {
+		/* Pairs with smp_load_acquire() in pat_check_resume(). */
+		smp_store_release(&lk->gone, true);
+	}
+	list_for_each_entry(lk, &pd->consumers, s_node) {
+		/* Pairs with smp_load_acquire() in pat_check_suspend(). */
+		smp_store_release(&lk->gone, true);
+	}
+	/* Pairs with smp_load_acquire() in pat_check_suspend(). */
+	smp_store_release(&pd->gone, true);
+	/* The marks are visible before the PM core can see any removal. */
+	smp_mb();
+	list_for_each_entry(lk, &pd->suppliers, c_node)
+		device_link_del(lk->link);
+	list_for_each_entry(lk, &pd->consumers, s_node)
+		device_link_del(lk->link);
+	/* The reference of device_initialize() is dropped when settling. */
+	device_del(&pd->dev);
+	c->del_end = ktime_get_ns();
+
+	if (c->newpd) {
+		c->add_result = device_add(&c->newpd->dev);
+		c->add_end = ktime_get_ns();
+	}
+
+	/* Wait for kthread_stop() at the end of the transition. */
+	set_current_state(TASK_INTERRUPTIBLE);
+	while (!kthread_should_stop()) {
+		schedule();
+		set_current_state(TASK_INTERRUPTIBLE);
+	}
+	__set_current_state(TASK_RUNNING);
+	return 0;
+}
+
+/* Does @pd have children among the lab devices? */
+static bool pat_has_children(struct pat_dev *pd)
+{
+	return !list_empty(&pd->children);
+}
+
+/*
+ * Check the armed churn against the current devices.  Return 0 and set
+ * *@victim and *@parent, or a negative error code.
+ */
+static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
+{
+	struct pat_churn *c = &pat_churn;
+
+	lockdep_assert_held(&pat_lock);
+
+	*victim = pat_find(c->name);
+	if (!*victim)
+		return -ENOENT;
+	if (pat_has_children(*victim))
+		return -EBUSY;
+	*parent = NULL;
+	if (!c->newname[0])
+		return 0;
+	if (strcmp(c->newname, c->name) && pat_find(c->newname))
+		return -EEXIST;
+	if (c->parent[0]) {
+		*parent = pat_find(c->parent);
+		if (!*parent)
+			return -ENOENT;
+		if (*parent == *victim)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/* A transition starts: start the churn thread if churn is armed. */
+static void pat_churn_start(void)
+{
+	struct pat_churn *c = &pat_churn;
+	struct pat_dev *victim, *parent;
+	struct pat_entry e = { .async = true };
+	struct task_struct *t;
+	int ret;
+
+	lockdep_assert_held(&pat_lock);
+
+	if (!c->armed)
+		return;
+	c->armed = false;
+	c->ran = true;
+	c->del_start = 0;
+	c->del_end = 0;
+	c->add_end = 0;
+	c->add_result = 0;
+	c->newpd = NULL;
+
+	ret = pat_churn_resolve(&victim, &parent);
+	/* Room for the new device, so settling cannot fail. */
+	if (!ret && c->newname[0])
+		ret = pat_reserve(pat_ndevs + 1);
+	if (!ret && c->newname[0]) {
+		e.name = c->newname;
+		c->newpd = pat_alloc(&e, parent);
+		if (IS_ERR(c->newpd)) {
+			ret = PTR_ERR(c->newpd);
+			c->newpd = NULL;
+		}
+	}
+	if (!ret) {
+		c->victim = victim;
+		t = kthread_run(pat_churn_fn, c, "pat_churn");
+		if (IS_ERR(t)) {
+			ret = PTR_ERR(t);
+		} else {
+			get_task_struct(t);
+			c->task = t;
+		}
+	}
+	if (ret) {
+		if (c->newpd)
+			put_device(&c->newpd->dev);
+		c->newpd = NULL;
+		c->victim = NULL;
+		pr_warn("churn: cannot remove %s: %d\n", c->name, ret);
+	}
+	c->error = ret;
+}
+
+/*
+ * The transition is over: stop the churn thread and bring the lab's tables
+ * and lists up to date with what it removed and added.
+ */
+static void pat_churn_settle(void)
+{
+	struct pat_churn *c = &pat_churn;
+	struct pat_dev *pd = c->victim;
+	struct pat_link *lk, *tmp;
+	unsigned int i;
+
+	lockdep_assert_held(&pat_lock);
+
+	if (!c->task)
+		return;
+	kthread_stop(c->task);
+	put_task_struct(c->task);
+	c->task = NULL;
+
+	list_for_each_entry_safe(lk, tmp, &pat_links, node) {
+		if (lk->supplier != pd && lk->consumer != pd)
+			continue;
+		list_del(&lk->node);
+		list_del(&lk->s_node);
+		list_del(&lk->c_node);
+		kfree(lk);
+		pat_nr_links--;
+	}
+	for (i = 0; i < pat_ndevs && pat_devs[i] != pd; i++)
+		;
+	if (i < pat_ndevs) {
+		memmove(&pat_devs[i], &pat_devs[i + 1],
+			(pat_ndevs - i - 1) * sizeof(*pat_devs));
+		pat_devs[--pat_ndevs] = NULL;
+	}
+	hash_del(&pd->hnode);
+	if (pd->parent)
+		list_del(&pd->sibling);
+	/* As in pat_remove_from(): the links' references go first. */
+	device_link_wait_removal();
+	put_device(&pd->dev);
+	c->victim = NULL;
+
+	if (c->newpd) {
+		if (c->add_result)
+			put_device(&c->newpd->dev);
+		else
+			pat_track(c->newpd);
+		c->newpd = NULL;
+	}
+}
+
+static int pat_churn_show(struct seq_file *m, void *v)
+{
+	struct pat_churn *c = &pat_churn;
+
+	mutex_lock(&pat_lock);
+	if (pat_in_transition) {
+		mutex_unlock(&pat_lock);
+		return -EBUSY;
+	}
+	if (c->armed) {
+		seq_printf(m, "armed %u %s", c->delay_us, c->name);
+		if (c->newname[0])
+			seq_printf(m, " %s", c->newname);
+		if (c->parent[0])
+			seq_printf(m, " parent=%s", c->parent);
+		seq_putc(m, '\n');
+	} else if (c->ran && c->error) {
+		seq_printf(m, "skipped %u %s %d\n", c->delay_us, c->name,
+			   c->error);
+	} else if (c->ran) {
+		seq_printf(m, "done %u %s %lld %lld", c->delay_us, c->name,
+			   c->del_start, c->del_end);
+		if (c->newname[0])
+			seq_printf(m, " %s %lld %d", c->newname, c->add_end,
+				   c->add_result);
+		seq_putc(m, '\n');
+	}
+	mutex_unlock(&pat_lock);
+	return 0;
+}
+
+static int pat_churn_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, pat_churn_show, NULL);
+}
+
+/* Parse "DELAY_US NAME [NEWNAME [parent=P]]" or "none" into pat_churn. */
+static int pat_churn_parse(char *s)
+{
+	struct pat_churn *c = &pat_churn;
+	char *tok[4], *p;
+	unsigned int n = 0;
+	u32 delay;
+
+	while (n < ARRAY_SIZE(tok) && (tok[n] = pat_next_token(&s)))
+		n++;
+	if (pat_next_token(&s))
+		return -EINVAL;
+	if (n == 1 && !strcmp(tok[0], "none")) {
+		c->armed = false;
+		return 0;
+	}
+	if (n < 2 || kstrtou32(tok[0], 10, &delay) || delay > PAT_MAX_US ||
+	    !pat_valid_name(tok[1]))
+		return -EINVAL;
+	if (n >= 3 && !pat_valid_name(tok[2]))
+		return -EINVAL;
+	p = NULL;
+	if (n == 4) {
+		if (strncmp(tok[3], "parent=", 7) ||
+		    !pat_valid_name(tok[3] + 7))
+			return -EINVAL;
+		p = tok[3] + 7;
+	}
+	c->delay_us = delay;
+	strscpy(c->name, tok[1]);
+	strscpy(c->newname, n >= 3 ? tok[2] : "");
+	strscpy(c->parent, p ? p : "");
+	c->armed = true;
+	return 0;
+}
+
+static ssize_t pat_churn_write(struct file *file, const char __user *ubuf,
+			       size_t count, loff_t *ppos)
+{
+	struct pat_dev *victim, *parent;
+	char buf[128];
+	int ret;
+
+	if (count >= sizeof(buf))
+		return -EINVAL;
+	if (copy_from_user(buf, ubuf, count))
+		return -EFAULT;
+	buf[count] = '\0';
+
+	mutex_lock(&pat_lock);
+	if (pat_in_transition) {
+		ret = -EBUSY;
+		goto unlock;
+	}
+	ret = pat_churn_parse(buf);
+	if (ret) {
+		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]' or 'none'\n");
+		goto unlock;
+	}
+	/* Refuse now what would be skipped at the transition. */
+	if (pat_churn.armed) {
+		ret = pat_churn_resolve(&victim, &parent);
+		if (ret) {
+			pr_err("churn: cannot remove %s (or add %s): %d\n",
+			       pat_churn.name, pat_churn.newname, ret);
+			pat_churn.armed = false;
+			ret = -EINVAL;
+		}
+	}
+unlock:
+	mutex_unlock(&pat_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations pat_churn_fops = {
+	.owner		= THIS_MODULE,
+	.open		= pat_churn_open,
+	.read		= seq_read,
+	.write		= pat_churn_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 /*
  * A transition starts: forget the previous one, note the PM task and lock
  * the control files.  No callback of the new transition has run yet.
@@ -1306,12 +1703,14 @@ static void pat_transition_begin(void)
 	atomic_set(&pat_nr_violations, 0);
 	WRITE_ONCE(pat_pm_task, current);
 	pat_in_transition = true;
+	pat_churn_start();
 	mutex_unlock(&pat_lock);
 }
 
 static void pat_transition_end(void)
 {
 	mutex_lock(&pat_lock);
+	pat_churn_settle();
 	pat_in_transition = false;
 	mutex_unlock(&pat_lock);
 }
@@ -1358,6 +1757,7 @@ static int __init pat_init(void)
 	debugfs_create_file("fail", 0200, pat_dir, NULL, &pat_fail_fops);
 	debugfs_create_file("report", 0444, pat_dir, NULL, &pat_report_fops);
 	debugfs_create_file("state", 0444, pat_dir, NULL, &pat_state_fops);
+	debugfs_create_file("churn", 0644, pat_dir, NULL, &pat_churn_fops);
 	return 0;
 
 err_unregister_driver:
