@@ -44,6 +44,7 @@
 #include <linux/atomic.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/debug_locks.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/hashtable.h>
@@ -57,6 +58,8 @@
 #include <linux/pm.h>
 #include <linux/pm_runtime.h>
 #include <linux/sched.h>
+#include <linux/sched/debug.h>
+#include <linux/sched/signal.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/sizes.h>
@@ -65,6 +68,7 @@
 #include <linux/stringhash.h>
 #include <linux/suspend.h>
 #include <linux/uaccess.h>
+#include <linux/workqueue.h>
 
 #define PAT_NAME_MAX		31
 #define PAT_HASH_BITS		12
@@ -1688,6 +1692,35 @@ static const struct file_operations pat_churn_fops = {
 };
 
 /*
+ * The watchdog: the longest a system transition may take, in seconds (0:
+ * no watchdog).  User space is frozen while the devices suspend and the
+ * hung task detector is off during transitions, so a transition that hangs
+ * there could not be seen from anywhere else.
+ */
+static u32 pat_watchdog_s;
+
+static void pat_watchdog_fn(struct work_struct *work)
+{
+	struct task_struct *g, *t;
+	unsigned int state;
+
+	pr_emerg("watchdog: system transition not over after %u s, blocked tasks:\n",
+		 pat_watchdog_s);
+	rcu_read_lock();
+	for_each_process_thread(g, t) {
+		state = READ_ONCE(t->__state);
+		if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
+			sched_show_task(t);
+	}
+	rcu_read_unlock();
+	debug_show_all_locks();
+	/* With user space frozen, nothing could ever end the transition. */
+	panic(KBUILD_MODNAME ": hung system transition");
+}
+
+static DECLARE_DELAYED_WORK(pat_watchdog, pat_watchdog_fn);
+
+/*
  * A transition starts: forget the previous one, note the PM task and lock
  * the control files.  No callback of the new transition has run yet.
  */
@@ -1705,10 +1738,15 @@ static void pat_transition_begin(void)
 	pat_in_transition = true;
 	pat_churn_start();
 	mutex_unlock(&pat_lock);
+	if (READ_ONCE(pat_watchdog_s))
+		queue_delayed_work(system_unbound_wq, &pat_watchdog,
+				   msecs_to_jiffies(READ_ONCE(pat_watchdog_s) *
+						    MSEC_PER_SEC));
 }
 
 static void pat_transition_end(void)
 {
+	cancel_delayed_work_sync(&pat_watchdog);
 	mutex_lock(&pat_lock);
 	pat_churn_settle();
 	pat_in_transition = false;
@@ -1758,6 +1796,7 @@ static int __init pat_init(void)
 	debugfs_create_file("report", 0444, pat_dir, NULL, &pat_report_fops);
 	debugfs_create_file("state", 0444, pat_dir, NULL, &pat_state_fops);
 	debugfs_create_file("churn", 0644, pat_dir, NULL, &pat_churn_fops);
+	debugfs_create_u32("watchdog", 0644, pat_dir, &pat_watchdog_s);
 	return 0;
 
 err_unregister_driver:
@@ -1773,6 +1812,7 @@ static void __exit pat_exit(void)
 {
 	debugfs_remove_recursive(pat_dir);
 	unregister_pm_notifier(&pat_pm_nb);
+	cancel_delayed_work_sync(&pat_watchdog);
 	mutex_lock(&pat_lock);
 	pat_remove_from(0, 0);
 	mutex_unlock(&pat_lock);
