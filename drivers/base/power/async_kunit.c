@@ -243,6 +243,22 @@ static const struct tspec tree[] = {
 	{ 3, -1, true, 3 }, { 3, -1, true, 2 },
 };
 
+/* The tree with every device's async flag and sleep replaced. */
+static struct tgraph *tree_variant(struct kunit *test, bool async,
+				   int sleep_ms)
+{
+	struct tspec spec[ARRAY_SIZE(tree)];
+	int i;
+
+	memcpy(spec, tree, sizeof(spec));
+	for (i = 0; i < ARRAY_SIZE(spec); i++) {
+		spec[i].async = async;
+		if (sleep_ms >= 0)
+			spec[i].sleep_ms = sleep_ms;
+	}
+	return tgraph_create(test, spec, ARRAY_SIZE(spec));
+}
+
 static void check_all_ran_once(struct kunit *test, struct tgraph *g)
 {
 	int i;
@@ -328,15 +344,9 @@ static void dpm_async_mixed_test(struct kunit *test)
 /* With every device sync the walk is the sequential walk, in order. */
 static void dpm_async_all_sync_test(struct kunit *test)
 {
-	struct tspec spec[ARRAY_SIZE(tree)];
+	struct tgraph *g = tree_variant(test, false, -1);
 	struct dpm_walk walk;
-	struct tgraph *g;
 	int i;
-
-	memcpy(spec, tree, sizeof(spec));
-	for (i = 0; i < ARRAY_SIZE(spec); i++)
-		spec[i].async = false;
-	g = tgraph_create(test, spec, ARRAY_SIZE(spec));
 
 	KUNIT_EXPECT_EQ(test, tgraph_walk(g, DPM_SUSPEND, &walk), 0);
 	check_all_ran_once(test, g);
@@ -427,15 +437,9 @@ static void dpm_async_continue_test(struct kunit *test)
 /* Tests that short callbacks run in place the next time. */
 static void dpm_async_inline_test(struct kunit *test)
 {
-	struct tspec spec[ARRAY_SIZE(tree)];
+	struct tgraph *g = tree_variant(test, true, 0);
 	struct dpm_walk walk;
-	struct tgraph *g;
 	int i;
-
-	memcpy(spec, tree, sizeof(spec));
-	for (i = 0; i < ARRAY_SIZE(spec); i++)
-		spec[i].sleep_ms = 0;
-	g = tgraph_create(test, spec, ARRAY_SIZE(spec));
 
 	/* The first walk learns the durations... */
 	KUNIT_EXPECT_EQ(test, tgraph_walk(g, DPM_SUSPEND, &walk), 0);
@@ -444,7 +448,7 @@ static void dpm_async_inline_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tgraph_walk(g, DPM_SUSPEND, &walk), 0);
 	check_all_ran_once(test, g);
 	KUNIT_EXPECT_EQ(test, atomic_read(&walk.queued), 0);
-	KUNIT_EXPECT_EQ(test, atomic_read(&walk.inlined), ARRAY_SIZE(spec));
+	KUNIT_EXPECT_EQ(test, atomic_read(&walk.inlined), ARRAY_SIZE(tree));
 	for (i = 0; i < g->n; i++)
 		KUNIT_EXPECT_TRUE(test, g->d[i]->in_task);
 	dpm_walk_finish(&walk);
