@@ -38,11 +38,7 @@ static inline int phase_is_suspend(int ph)
 }
 
 /* ------------------------------------------------------------ util.c */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t m);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
-char *xstrndup(const char *s, size_t n);
+#include "xalloc.h"
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* grow a dynamic array so that arr[n] is valid */

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* pm-async-advise: small helpers (allocation, string map, statistics). */
+/* pm-async-advise: small helpers (string map, statistics). */
 #include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
@@ -9,60 +9,12 @@
 
 #include "pmadv.h"
 
+const char *const xalloc_name = "pm-async-advise";
+
 const char *const phase_key[NPHASES] = {
 	"suspend", "suspend_late", "suspend_noirq",
 	"resume_noirq", "resume_early", "resume",
 };
-
-static void oom(void)
-{
-	fputs("pm-async-advise: out of memory\n", stderr);
-	exit(1);
-}
-
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p)
-		oom();
-	return p;
-}
-
-void *xcalloc(size_t n, size_t m)
-{
-	void *p = calloc(n ? n : 1, m ? m : 1);
-
-	if (!p)
-		oom();
-	return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		oom();
-	return p;
-}
-
-char *xstrndup(const char *s, size_t n)
-{
-	size_t l = strlen(s);
-	char *p;
-
-	if (l > n)
-		l = n;
-	p = xmalloc(l + 1);
-	memcpy(p, s, l);
-	p[l] = 0;
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	return xstrndup(s, strlen(s));
-}
 
 char *xasprintf(const char *fmt, ...)
 {

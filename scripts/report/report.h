@@ -104,10 +104,7 @@ struct input {
 };
 
 /* util.c */
-void *xmalloc(size_t n);
-void *xcalloc(size_t n, size_t size);
-void *xrealloc(void *p, size_t n);
-char *xstrdup(const char *s);
+#include "xalloc.h"
 int parse_ll(const char *s, long long *v);
 int valid_name(const char *s);
 int nametab_find(const struct nametab *t, const struct dev *dev,

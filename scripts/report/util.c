@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Small helpers: allocation that never returns NULL, number and name
- * checks, the device name hash table and the phase name tables.
+ * Small helpers: number and name checks, the device name hash table and
+ * the phase name tables.  Allocation is in ../lib/xalloc.c.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -9,44 +9,7 @@
 
 #include "report.h"
 
-static void oom(void)
-{
-	fprintf(stderr, "pm-async-report: out of memory\n");
-	exit(2);
-}
-
-void *xmalloc(size_t n)
-{
-	void *p = malloc(n ? n : 1);
-
-	if (!p)
-		oom();
-	return p;
-}
-
-void *xcalloc(size_t n, size_t size)
-{
-	void *p = calloc(n ? n : 1, size ? size : 1);
-
-	if (!p)
-		oom();
-	return p;
-}
-
-void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n ? n : 1);
-	if (!p)
-		oom();
-	return p;
-}
-
-char *xstrdup(const char *s)
-{
-	size_t n = strlen(s) + 1;
-
-	return memcpy(xmalloc(n), s, n);
-}
+const char *const xalloc_name = "pm-async-report";
 
 /* Whole-string decimal integer; "12x", "" and overflow are rejected. */
 int parse_ll(const char *s, long long *v)
