@@ -12,12 +12,18 @@ FLAVOUR ?= test
 CMD ?= sh /pma/check.sh
 
 .PHONY: help deps tree export kernel base-kernel bench-kernels kernels \
-	initramfs run tools check demo bench series series-check clean distclean
+	initramfs run tools check demo bench series series-check clean distclean \
+	faults fuzz churn soak check-kcsan check-kasan
 
 help:
 	@echo "make demo          build, boot, run the laptop profile on stock and pm-async, print the table"
 	@echo "make check         all tests (host tools, kselftest and KUnit in QEMU); ends with 'N passed, N failed'"
 	@echo "make bench         all profiles, stock vs patched, sync vs async (BENCH_CYCLES=, BENCH_PROFILES=)"
+	@echo "make faults        fault matrix: every device x suspend phase fails, stock and patched (FAULT_*)"
+	@echo "make fuzz          random DAGs, many cycles each (FUZZ_SEEDS=1-100, FUZZ_CYCLES=20)"
+	@echo "make churn         devices removed/added during transitions, async flags flipped (CHURN_ROUNDS=)"
+	@echo "make soak          SOAK_CYCLES=1000 cycles of phone: no violation, hang, slab growth or leak"
+	@echo "make check-kcsan   kselftest, KUnit and reliability set on a KCSAN kernel (check-kasan: KASAN)"
 	@echo "make deps          install the Debian packages that are missing"
 	@echo "make tree          build/patched/src and build/stock/src from Debian's source + patches/ + overlay"
 	@echo "make export        regenerate patches/ and the overlay files from the commits in build/patched/src"
@@ -61,6 +67,12 @@ tools:
 
 check: deps
 	@$(S)/check.sh
+
+faults fuzz churn soak: deps
+	@$(S)/campaign.sh $@
+
+check-kcsan check-kasan: deps
+	@$(S)/sanitize.sh $(@:check-%=%)
 
 demo: deps
 	@$(S)/demo.sh

@@ -7,6 +7,8 @@
 #     pm_async kselftest, the KUnit suites and a clean kernel log;
 #  3. the stock test kernel (lab part of the series only): the kselftest and
 #     a clean kernel log, so the lab is proven on the unmodified PM core.
+# Both kernels also run the reduced reliability set (faults, fuzz seeds,
+# churn: scripts/guest/reliability.sh) before the kernel log check.
 # CHECK_KERNELS="patched stock" and CHECK_STREAMS select parts.
 
 set -uo pipefail
@@ -40,11 +42,13 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 		args+=("$k" "$out/$k-build.tap")
 		continue
 	fi
-	streams=${CHECK_STREAMS:-kselftest kunit dmesg}
+	streams=${CHECK_STREAMS:-kselftest kunit reliability dmesg}
 	[ "$k" = stock ] && streams=${streams/kunit/}
 	step "$k kernel: booting QEMU for: $streams"
+	# no_console_suspend: the lab's watchdog reports a hung transition
+	# on the console (scripts/guest/rlib.sh).
 	"$TOP/scripts/qemu-run.sh" -k "$k" -f test -t "${CHECK_TIMEOUT:-1500}" \
-		-o "$out/$k" -- "sh /pma/check.sh $streams" | sed -u 's/^/    /'
+		-a no_console_suspend -o "$out/$k" -- "sh /pma/check.sh $streams" | sed -u 's/^/    /'
 	args+=("$k" "$out/$k/results.log")
 done
 

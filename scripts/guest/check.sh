@@ -53,6 +53,7 @@ for s in "$@"; do
 	case $s in
 	kselftest) [ -x $ksft ] || [ -f $ksft ] && stream kselftest sh $ksft ;;
 	kunit) stream kunit kunit ;;
+	reliability) stream reliability sh /pma/reliability.sh ;;
 	dmesg) stream dmesg dmesg_clean ;;
 	esac
 done

@@ -1,0 +1,175 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# campaign.sh faults|fuzz|churn|soak: the reliability campaigns (issue 6).
+# Builds the kernels it needs, boots them in QEMU with the guest scripts of
+# scripts/guest (faults.sh, fuzz.sh, churn.sh, soak.sh), shows their
+# progress, and ends with a summary per kernel: cycles run, device phase
+# callbacks run (devices x phases exercised), fault points, faults
+# injected, violations, hangs, sanitizer reports and bad outcomes.  Exit
+# status 0 only if every check passed, nothing hung and nothing was
+# reported.
+#
+# A hung transition is caught in the guest by the lab's watchdog (RL_TIMEOUT
+# seconds, default 300), which prints the blocked tasks' stacks and panics;
+# the boot then ends without a result, the hang is counted, the stacks are
+# shown, and the campaign goes on (fuzz: from the next seed).
+#
+# Knobs (environment):
+#   faults  FAULT_KERNELS ("stock patched"), FAULT_PROFILES ("laptop
+#           gen:FAULT_SEED:FAULT_NDEV", defaults 1 and 40), FAULT_MODES
+#           ("1 0"), FAULT_PAIRS (4), FAULT_MAX (0 = every device), RL_SCALE
+#   fuzz    FUZZ_KERNELS ("patched"), FUZZ_SEEDS ("1-100"; ranges A-B and
+#           single seeds), FUZZ_CYCLES (20 per seed), FUZZ_MAXDEV (2000),
+#           FUZZ_CHUNK (seeds per boot, 20)
+#   churn   CHURN_KERNELS ("patched stock"), CHURN_ROUNDS (40), CHURN_NDEV
+#           (60), RL_SEED
+#   soak    SOAK_KERNELS ("patched"), SOAK_CYCLES (1000), SOAK_PROFILE
+#           (phone), SOAK_FLAVOUR (kasan: the flavour with kmemleak)
+#   all     CAMPAIGN_FLAVOUR (test), CAMPAIGN_OUT (out/campaign/NAME-DATE),
+#           CAMPAIGN_TIMEOUT (seconds per boot, 14400)
+
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+camp=${1:?usage: campaign.sh faults|fuzz|churn|soak}
+flavour=${CAMPAIGN_FLAVOUR:-test}
+case $camp in
+faults) kernels=${FAULT_KERNELS:-stock patched} ;;
+fuzz) kernels=${FUZZ_KERNELS:-patched} ;;
+churn) kernels=${CHURN_KERNELS:-patched stock} ;;
+soak) kernels=${SOAK_KERNELS:-patched}; flavour=${SOAK_FLAVOUR:-kasan} ;;
+*) die "unknown campaign '$camp' (faults, fuzz, churn, soak)" ;;
+esac
+out=${CAMPAIGN_OUT:-$TOP/out/campaign/$camp-$(date +%Y%m%d-%H%M%S)}
+tmo=${CAMPAIGN_TIMEOUT:-14400}
+mkdir -p "$out"
+
+# The knobs the guest scripts read, passed on to the guest command line.
+genv=""
+for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV \
+	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB RL_SCALE RL_SEED RL_TIMEOUT; do
+	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
+done
+
+# expand_seeds "1-3 7": 1 2 3 7
+expand_seeds()
+{
+	local s
+
+	for s in $1; do
+		case $s in
+		*-*) seq "${s%-*}" "${s#*-}" ;;
+		*) echo "$s" ;;
+		esac
+	done
+}
+
+# boot KERNEL LOGDIR CMD: one guest run; prints what went wrong with it.
+boot()
+{
+	local k=$1 dir=$2 cmd=$3 rc=0
+
+	"$TOP/scripts/qemu-run.sh" -k "$k" -f "$flavour" -t "$tmo" -p \
+		-a "no_console_suspend" -o "$dir" -- "$cmd" 2>"$dir.err" || rc=$?
+	if [ $rc -ge 124 ]; then
+		if grep -q 'pm_async_test: watchdog:' "$dir/console.log"; then
+			say "HANG in $k (lab watchdog); blocked tasks:"
+			echo "@@HANG" >>"$dir/results.log"
+		elif [ $rc = 124 ]; then
+			say "HANG in $k: the guest did not finish within $tmo s"
+			echo "@@HANG" >>"$dir/results.log"
+		else
+			say "CRASH in $k: the guest stopped without reporting"
+			echo "@@CRASH" >>"$dir/results.log"
+		fi
+		grep -A60 -E 'pm_async_test: watchdog:|Kernel panic|BUG:|Oops' "$dir/console.log" |
+			head -n 120 | sed 's/^/    /' >&2
+	fi
+	return $rc
+}
+
+start=$SECONDS
+"$TOP/scripts/tree.sh" || exit 1
+for k in $kernels; do
+	"$TOP/scripts/build-kernel.sh" "$k" "$flavour" &&
+		"$TOP/scripts/mkinitramfs.sh" "$k" "$flavour" || die "cannot build the $k-$flavour kernel"
+done
+
+for k in $kernels; do
+	say "== $camp on $k-$flavour (logs in $out/$k*)"
+	case $camp in
+	faults)
+		profs=${FAULT_PROFILES:-laptop gen:${FAULT_SEED:-1}:${FAULT_NDEV:-40}}
+		boot "$k" "$out/$k" "$genv sh /pma/faults.sh $profs"
+		;;
+	churn)
+		boot "$k" "$out/$k" "$genv sh /pma/churn.sh ${CHURN_ROUNDS:-40}"
+		;;
+	soak)
+		boot "$k" "$out/$k" "$genv sh /pma/soak.sh ${SOAK_CYCLES:-1000} ${SOAK_PROFILE:-phone}"
+		;;
+	fuzz)
+		todo=$(expand_seeds "${FUZZ_SEEDS:-1-100}")
+		chunk=${FUZZ_CHUNK:-20}
+		n=0
+		while [ -n "$todo" ]; do
+			n=$((n + 1))
+			batch=$(echo "$todo" | head -n "$chunk" | tr '\n' ' ')
+			say "fuzz boot $n: seeds $(echo $batch | awk '{ print $1 }')..$(echo $batch | awk '{ print $NF }')"
+			boot "$k" "$out/$k-$n" "$genv sh /pma/fuzz.sh $batch"
+			done_seeds=$(sed -n 's/^@@SEED-DONE //p' "$out/$k-$n/results.log")
+			# A boot that died: its current seed is the culprit, go on
+			# with the next one.
+			if ! grep -q '^@@PMA-END' "$out/$k-$n/results.log"; then
+				bad=$(sed -n 's/^# \[fuzz\] fuzz: seed=\([0-9]*\) .*/\1/p' "$out/$k-$n/results.log" | tail -n 1)
+				say "seed ${bad:-?} did not finish; replay it with FUZZ_SEEDS=${bad:-?} (see $out/$k-$n)"
+				done_seeds="$done_seeds $bad"
+			fi
+			todo=$(echo "$todo" | grep -vxF -f <(echo "$done_seeds" | tr ' ' '\n' | grep .) || true)
+			# A boot that finished nothing would loop forever.
+			[ -n "$done_seeds" ] || { say "no seed finished in boot $n, stopping"; break; }
+		done
+		;;
+	esac
+done
+
+# Summary: add up the guest's SUMMARY lines per kernel, count the boots that
+# hung or crashed, and the failing checks.
+say "== $camp: summary ($(( (SECONDS - start) / 60 )) min)"
+status=0
+printf '%-8s %8s %10s %7s %7s %6s %6s %10s %8s %5s %9s\n' kernel cycles callbacks points faults violat hangs sanitizer kreports bad tests
+for k in $kernels; do
+	set -- $(cat "$out/$k"*/results.log 2>/dev/null | awk '
+	/^# SUMMARY / {
+		for (i = 3; i <= NF; i++) { split($i, kv, "="); s[kv[1]] += kv[2] }
+	}
+	/^@@HANG/ { s["hangs"]++ }
+	/^@@CRASH/ { s["bad"]++ }
+	/^ok / { ok++ }
+	/^not ok / { nok++ }
+	END {
+		printf "%d %d %d %d %d %d %d %d %d %d %d %d\n", s["cycles"], s["callbacks"], s["points"],
+			s["faults"], s["violations"], s["hangs"], s["sanitizer"], s["sanitizer_pm"],
+			s["kernel_reports"], s["bad"], ok, nok
+	}')
+	printf '%-8s %8d %10d %7d %7d %6d %6d %6d (%d) %8d %5d %4d/%d\n' "$k" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" $(( ${11} + ${12} ))
+	[ "$5" = 0 ] && [ "$6" = 0 ] && [ "$7" = 0 ] && [ "$9" = 0 ] && [ "${10}" = 0 ] && [ "${12}" = 0 ] || status=1
+	grep -h '^not ok ' "$out/$k"*/results.log | sed "s/^not ok [0-9]* /  $k: not ok: /" | head -n 20
+done
+# Stock against patched: the same fault must end the same way on both.
+if [ "$camp" = faults ] && [ -d "$out/stock" ] && [ -d "$out/patched" ]; then
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* //p' "$out/stock/results.log" | sort >"$out/stock.tests"
+	sed -n 's/^\(not \)\{0,1\}ok [0-9]* //p' "$out/patched/results.log" | sort >"$out/patched.tests"
+	grep -h '^\(not \)\{0,1\}ok ' "$out/stock/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/stock.res"
+	grep -h '^\(not \)\{0,1\}ok ' "$out/patched/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/patched.res"
+	if cmp -s "$out/stock.res" "$out/patched.res"; then
+		echo "stock and patched: the same outcome for all $(wc -l <"$out/patched.res") faults"
+	else
+		echo "FINDING: stock and patched differ (< stock, > patched):"
+		diff "$out/stock.res" "$out/patched.res" | grep '^[<>]' | head -n 40
+		status=1
+	fi
+fi
+echo "logs: $out"
+exit $status

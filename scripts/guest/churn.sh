@@ -1,0 +1,135 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# churn.sh ROUNDS: devices come and go while transitions run (in the guest).
+#
+# On a pm_async_gen topology (seed RL_SEED, CHURN_NDEV devices), each round
+#  - flips power/async of about one device in ten and pm_async (1 in 3
+#    rounds sync), with two busy readers of sysfs running in the background
+#    between transitions ("under load");
+#  - arms the lab's churn: a leaf device is deleted (its links first) from a
+#    kernel thread after a random delay within the transition, and a new
+#    device is registered (sometimes under the same name, sometimes with a
+#    parent);
+#  - checks that the transition succeeds with no violation, that every
+#    other device ran every callback once and is back active with runtime
+#    PM as before, and that the next cycle, with the new device, succeeds.
+# Where the removal landed (which device phase, or between phases) is
+# counted and printed with the summary.
+#
+#   CHURN_NDEV   devices in the topology (default 60)
+#   RL_SEED      topology and choices (default 1)
+
+. /pma/rlib.sh
+
+rounds=${1:-20}
+ndev=${CHURN_NDEV:-60}
+seed=${RL_SEED:-1}
+LOADERS=""
+
+rnd() { rl_rand "$seed" "$1" "$2"; }
+
+# churn_where DEL_NS: the device phase (or gap) of $T/report it fell in.
+churn_where()
+{
+	awk -v t="$1" '
+	$1 == "violations" { exit }
+	$2 == "prepare" || $2 == "complete" { next }
+	{
+		if (!($2 in lo) || $3 < lo[$2]) lo[$2] = $3
+		if (!($2 in hi) || $4 > hi[$2]) hi[$2] = $4
+		if (!seen[$2]++) order[++n] = $2
+	}
+	END {
+		w = "before"
+		for (i = 1; i <= n; i++) {
+			p = order[i]
+			if (t >= lo[p] && t <= hi[p]) { w = p; break }
+			if (t > hi[p]) w = "after_" p
+		}
+		print w
+	}' "$T/report"
+}
+
+rl_init
+RL_SCALE=100 rl_topo "gen:$seed:$ndev" "$T/in.topo" && rl_load "$T/in.topo" ||
+	{ echo "Bail out! cannot load the topology"; exit 1; }
+for i in 1 2; do
+	( while :; do cat $BUS/*/power/async $LAB/topology >/dev/null 2>&1; done ) &
+	LOADERS="$LOADERS $!"
+done
+
+t0=$(rl_now_ms)
+rl_good_cycle || echo "# the first cycle failed"
+wall=$(( $(rl_now_ms) - t0 ))
+echo "# [churn] $ndev devices, a transition takes about $wall ms"
+
+r=0
+while [ $r -lt "$rounds" ]; do
+	r=$((r + 1))
+	err=0
+	# Flips between cycles, under load.
+	mode=1
+	[ "$(rnd $((r * 10 + 1)) 3)" = 0 ] && mode=0
+	echo $mode >/sys/power/pm_async
+	for d in $(awk -v s="$seed$r" 'BEGIN { srand(s) } rand() < 0.1 { print $1 }' $LAB/topology); do
+		if [ "$(cat $BUS/$d/power/async)" = enabled ]; then
+			echo disabled >$BUS/$d/power/async
+		else
+			echo enabled >$BUS/$d/power/async
+		fi
+	done
+	cat $LAB/topology >"$T/topo"
+	cat $LAB/state >"$T/state.base"
+
+	set -- $(rl_leaves)
+	victim=$(eval echo "\${$(( $(rnd $((r * 10 + 2)) $#) + 1 ))}")
+	new=n$r
+	[ "$(rnd $((r * 10 + 3)) 4)" = 0 ] && new=$victim
+	set -- $(awk -v v="$victim" '$1 != v { print $1 }' $LAB/topology)
+	par=""
+	[ $# -gt 0 ] && [ "$(rnd $((r * 10 + 4)) 3)" != 0 ] &&
+		par="parent=$(eval echo "\${$(( $(rnd $((r * 10 + 5)) $#) + 1 ))}")"
+	delay=$(( $(rnd $((r * 10 + 6)) $((wall + 1))) * 1000 ))
+	desc="churn: round $r pm_async=$mode: $victim removed after $delay us, $new added${par:+ with $par}"
+	echo "# [churn] $desc"
+	if ! echo "$delay $victim $new $par" >$LAB/churn; then
+		rl_result 1 "$desc (cannot arm)"
+		continue
+	fi
+
+	KERNEL_BAD=0
+	rl_cycle freeze
+	rc=$?
+	[ $rc = 0 ] || { echo "# the transition failed ($rc):"; sed 's/^/#   /' "$T/err"; err=1; }
+	set -- $(cat $LAB/churn)
+	if [ "$1" != done ]; then
+		echo "# churn did not run: $*"
+		err=1
+	else
+		where=$(churn_where "$4")
+		WHERE="$WHERE $where"
+		[ "${8:-0}" = 0 ] || { echo "# device_add of $new returned $8"; err=1; }
+	fi
+	# Without the removed and the added device, every device ran every
+	# callback once and is back as it was.
+	grep -v "^$victim " "$T/topo" >"$T/topo.rest"
+	mv "$T/topo.rest" "$T/topo"
+	rl_check_report good || err=1
+	grep -v "^$new " $LAB/state >"$T/state.rest"
+	grep -v "^$victim " "$T/state.base" | cmp -s - "$T/state.rest" ||
+		{ echo "# device state differs:"; grep -v "^$victim " "$T/state.base" | diff - "$T/state.rest" | head -n 10 | sed 's/^/#   /'; err=1; }
+	grep -q "^$new state=active" $LAB/state || { echo "# $new is missing"; err=1; }
+	[ $KERNEL_BAD = 0 ] || err=1
+
+	cat $LAB/topology >"$T/topo"
+	cat $LAB/state >"$T/state.base"
+	rl_good_cycle || { echo "# the next cycle failed"; err=1; }
+	[ $err = 0 ] || { echo "# topology before the round:"; sed 's/^/#T /' "$T/topo"; }
+	rl_result $err "$desc${where:+ (during $where)}"
+	where=""
+done
+kill $LOADERS 2>/dev/null
+echo "# churn removals landed in:$(for w in $WHERE; do echo $w; done | sort | uniq -c | awk '{ printf " %s=%d", $2, $1 }')"
+rl_summary churn
+rl_fini

@@ -1,0 +1,26 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# reliability.sh: the reduced reliability set of "make check" (in the
+# guest), one TAP stream: a bounded fault matrix (3 devices of the laptop
+# profile at a tenth of its callback times, every suspend-side phase,
+# pm_async on and off, plus a pair per phase), 4 fixed fuzz seeds of 3
+# cycles and 4 churn rounds.  About 85 transitions; the full campaigns are
+# "make faults", "make fuzz", "make soak" (scripts/campaign.sh).
+
+# Renumber the TAP of the parts into one stream with one plan.
+{
+	FAULT_MAX=3 FAULT_PAIRS=1 RL_SCALE=10 sh /pma/faults.sh laptop
+	FUZZ_CYCLES=3 FUZZ_MAXDEV=300 sh /pma/fuzz.sh 1001 1002 1003 1004
+	CHURN_NDEV=40 sh /pma/churn.sh 4
+} 2>&1 | awk '
+	/^1\.\.[0-9]+$/ { next }
+	/^@@SEED-DONE/ { next }
+	/^(not )?ok [0-9]+ / {
+		n++
+		sub(/^ok [0-9]+ /, "ok " n " ")
+		sub(/^not ok [0-9]+ /, "not ok " n " ")
+		if ($1 == "not") bad++
+	}
+	{ print; fflush() }
+	END { print "1.." n; exit bad ? 1 : 0 }'

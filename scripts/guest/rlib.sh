@@ -1,0 +1,305 @@
+# SPDX-License-Identifier: GPL-2.0
+# pm-async: helpers of the reliability campaigns (faults.sh, fuzz.sh,
+# churn.sh, soak.sh), sourced by them in the guest (busybox ash).
+#
+# Every transition goes through rl_cycle, which
+#  - guards it with two watchdogs: the lab's (debugfs "watchdog": a hang
+#    while user space is frozen, i.e. in the device phases, prints the
+#    blocked tasks' stacks and panics, so the host counts it) and a shell
+#    one (a write that has not returned after RL_TIMEOUT seconds while user
+#    space runs: "echo w" to sysrq, counted as a hang);
+#  - scans the kernel log lines of the transition for sanitizer reports
+#    (KCSAN, KASAN; those whose stack is in drivers/base/power or the lab
+#    counted apart), warnings, lockdep reports and hung tasks.
+# The checks after it (rl_check_*) count violations and bad outcomes.
+# Results are TAP lines (rl_result) and a final summary line (rl_summary):
+#   # SUMMARY campaign=NAME cycles=N callbacks=N points=N faults=N
+#     violations=N hangs=N sanitizer=N sanitizer_pm=N kernel_reports=N bad=N
+# callbacks: device phase callbacks that ran (devices x phases exercised);
+# points: distinct device x phase fault points (faults.sh).
+
+LAB=/sys/kernel/debug/pm_async_test
+BUS=/sys/bus/pm_async_test/devices
+PROFILES=/kselftest/pm_async/profiles
+GEN=/kselftest/pm_async/pm_async_gen
+RL_TIMEOUT=${RL_TIMEOUT:-300}
+SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
+
+T=""
+N_TEST=0
+CYCLES=0 CALLBACKS=0 POINTS=0 FAULTS=0 VIOL=0 HANGS=0
+SANI=0 SANI_PM=0 KREP=0 BAD=0
+MARK=0
+DOG=""
+
+rl_now() { cut -d. -f1 /proc/uptime; }
+rl_now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
+
+# Deterministic pseudo-random numbers from a seed: rl_rand SEED SALT MOD.
+rl_rand()
+{
+	awk -v s="$1" -v t="$2" -v m="$3" 'BEGIN { srand(s * 7919 + t); printf "%d\n", int(rand() * m) }'
+}
+
+rl_result()
+{
+	N_TEST=$((N_TEST + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $N_TEST $2"
+	else
+		BAD=$((BAD + 1))
+		echo "not ok $N_TEST $2"
+	fi
+}
+
+rl_summary()
+{
+	echo "1..$N_TEST"
+	echo "# SUMMARY campaign=$1 cycles=$CYCLES callbacks=$CALLBACKS points=$POINTS faults=$FAULTS violations=$VIOL hangs=$HANGS sanitizer=$SANI sanitizer_pm=$SANI_PM kernel_reports=$KREP bad=$BAD"
+}
+
+# The shell watchdog: one process for the whole campaign.  It only runs
+# while user space is not frozen; the lab's watchdog covers the rest.
+rl_watchdog()
+{
+	while [ -d "$T" ]; do
+		sleep 5
+		[ -s "$T/busy" ] || continue
+		read -r t0 n <"$T/busy" 2>/dev/null || continue
+		[ -n "$n" ] && [ ! -e "$T/hung.$n" ] || continue
+		now=$(rl_now)
+		[ $((now - t0)) -gt "$RL_TIMEOUT" ] || continue
+		: >"$T/hung.$n"
+		echo "# watchdog: transition $n has not returned after $((now - t0)) s; blocked tasks:"
+		if [ -w /proc/sysrq-trigger ]; then
+			echo w >/proc/sysrq-trigger
+			dmesg | sed -n '/sysrq: Show Blocked State/,$p' | tail -n 300 | sed 's/^/#   /'
+		else
+			dmesg | tail -n 60 | sed 's/^/#   /'
+		fi
+	done
+}
+
+rl_init()
+{
+	T=$(mktemp -d /tmp/rl.XXXXXX) || exit 1
+	if [ ! -d $LAB ]; then
+		modprobe pm_async_test || { echo "Bail out! cannot load pm_async_test"; exit 1; }
+	fi
+	echo platform >/sys/power/pm_test
+	[ -w /sys/module/suspend/parameters/pm_test_delay ] &&
+		echo 0 >/sys/module/suspend/parameters/pm_test_delay
+	echo 1 >/sys/power/pm_async
+	echo none >$LAB/churn
+	echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
+	rl_watchdog &
+	DOG=$!
+}
+
+rl_fini()
+{
+	echo 0 >$LAB/watchdog
+	echo 1 >/sys/power/pm_async
+	echo clear >$LAB/topology
+	d=$T
+	T=""
+	rm -rf "$d"
+	[ -n "$DOG" ] && kill "$DOG" 2>/dev/null
+}
+
+# rl_load FILE: replace the lab's devices; keep the topology and the state.
+rl_load()
+{
+	echo clear >$LAB/topology
+	if ! dd if="$1" of=$LAB/topology bs=4M 2>"$T/dd.err"; then
+		echo "# cannot load $1:"
+		dmesg | grep 'pm_async_test:' | tail -n 3 | sed 's/^/#   /'
+		return 1
+	fi
+	cat $LAB/topology >"$T/topo"
+	cat $LAB/state >"$T/state.base"
+}
+
+# Kernel log lines since the last rl_mark.
+rl_mark()
+{
+	MARK=$((MARK + 1))
+	echo "pma-mark $MARK" >/dev/kmsg
+}
+
+rl_klog()
+{
+	dmesg | sed -n "/pma-mark $MARK\$/,\$p"
+}
+
+# Count the sanitizer reports and other kernel problems of the transition.
+rl_scan()
+{
+	rl_klog >"$T/klog"
+	set -- $(awk '
+	function flush() {
+		if (!inrep) return
+		san++
+		if (pm) sanpm++
+		inrep = 0
+	}
+	/BUG: (KCSAN|KASAN)/ { flush(); inrep = 1; pm = 0 }
+	inrep && /drivers\/base\/power|dpm_|device_(suspend|resume)|async_(suspend|resume)|pm_async|pat_/ { pm = 1 }
+	inrep && /==========/ { flush(); next }
+	/BUG: (KCSAN|KASAN)/ { next }
+	!inrep && /WARNING:|BUG:|INFO: task .* blocked|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage/ { other++ }
+	END { flush(); printf "%d %d %d\n", san, sanpm, other }' "$T/klog")
+	SANI=$((SANI + $1))
+	SANI_PM=$((SANI_PM + $2))
+	KREP=$((KREP + $3))
+	if [ "$1" != 0 ] || [ "$3" != 0 ]; then
+		echo "# kernel reports in this transition ($1 sanitizer, $2 of them in PM code, $3 other):"
+		grep -E -A30 'BUG:|WARNING:|INFO: task|locking|lock state|RCU usage' "$T/klog" | head -n 80 | sed 's/^/#   /'
+		return 1
+	fi
+	return 0
+}
+
+# rl_cycle STATE: one transition under the watchdogs.  The status is that of
+# the write; the lab's report is left in $T/report.  Returns 2 on a hang
+# that ended, 3 on kernel reports (with the write's status lost).
+rl_cycle()
+{
+	CYCLES=$((CYCLES + 1))
+	rl_mark
+	echo "$(rl_now) $CYCLES" >"$T/busy"
+	rc=0
+	echo "$1" 2>"$T/err" >/sys/power/state || rc=1
+	: >"$T/busy"
+	cat $LAB/report >"$T/report"
+	if [ -e "$T/hung.$CYCLES" ]; then
+		HANGS=$((HANGS + 1))
+		rc=2
+	fi
+	rl_scan || KERNEL_BAD=1
+	return $rc
+}
+
+# rl_check_report good | fail: the report of the last transition.
+#   good: every device of $T/topo has exactly one line for each callback,
+#         all results 0;
+#   fail: prepare and complete once each for every device, results 0
+#         except the armed failures (-5), at least one -5, and every
+#         resume-side callback matched by a successful suspend-side one of
+#         the same level (no device resumed that had not been suspended),
+#         every device that went down came back up.
+# Both: no violation.  Adds the device phase callbacks to CALLBACKS and the
+# violations to VIOL.
+rl_check_report()
+{
+	out=$(awk -v mode="$1" -v topo="$T/topo" -v req="$SUSPEND_ALL" '
+	BEGIN {
+		nr = split(req, r, " ")
+		while ((getline l < topo) > 0) {
+			split(l, f, " ")
+			dev[++nd] = f[1]
+			known[f[1]] = 1
+		}
+		lv["suspend"] = 1; lv["suspend_late"] = 2; lv["suspend_noirq"] = 3
+		lv["resume"] = -1; lv["resume_early"] = -2; lv["resume_noirq"] = -3
+		viol = -1
+	}
+	$1 == "violations" { viol = $2; next }
+	$1 == "violation:" { print "# " $0; next }
+	{
+		if (!known[$1]) { err++; print "# unknown device: " $0; next }
+		n[$1 " " $2]++
+		if ($2 != "prepare" && $2 != "complete") cbs++
+		if ($7 == -5) nfail++
+		else if ($7 != 0) { err++; print "# result " $7 ": " $0 }
+		l = lv[$2]
+		if (l > 0 && $7 == 0) down[$1 " " l] = 1
+		if (l < 0) up[$1 " " (-l)] = 1
+		if ($7 == -5 && mode == "good") { err++; print "# failure in a good cycle: " $0 }
+	}
+	END {
+		if (viol != 0) { print "# violations " viol; err++ }
+		for (i = 1; i <= nd; i++) {
+			d = dev[i]
+			for (j = 1; j <= nr; j++) {
+				c = n[d " " r[j]] + 0
+				need = (mode == "good" || r[j] == "prepare" || r[j] == "complete")
+				if ((need && c != 1) || c > 1) {
+					if (++miss <= 5) print "# " d " " r[j] ": " c " lines"
+				}
+			}
+			for (l = 1; l <= 3; l++) {
+				if (up[d " " l] && !down[d " " l]) { err++; print "# " d " resumed at level " l " without having suspended" }
+				if (down[d " " l] && !up[d " " l]) { err++; print "# " d " suspended at level " l " and never resumed" }
+			}
+		}
+		if (miss) err++
+		if (mode == "fail" && !nfail) { err++; print "# no callback failed" }
+		printf "@ %d %d %d\n", cbs, (viol > 0 ? viol : 0), err
+	}' "$T/report")
+	echo "$out" | grep -v '^@ ' | head -n 30
+	set -- $(echo "$out" | sed -n 's/^@ //p')
+	CALLBACKS=$((CALLBACKS + ${1:-0}))
+	VIOL=$((VIOL + ${2:-0}))
+	[ "${3:-1}" = 0 ]
+}
+
+# rl_check_state [BASE]: every device active, runtime PM as in BASE
+# (default: the state after loading).
+rl_check_state()
+{
+	cat $LAB/state >"$T/state.now"
+	cmp -s "${1:-$T/state.base}" "$T/state.now" && return 0
+	echo "# device state differs from before the transition:"
+	diff "${1:-$T/state.base}" "$T/state.now" | grep '^[-+][^-+]' | head -n 10 | sed 's/^/#   /'
+	return 1
+}
+
+# rl_good_cycle: a transition that must succeed, checked.
+rl_good_cycle()
+{
+	KERNEL_BAD=0
+	if ! rl_cycle freeze; then
+		echo "# the transition failed:"
+		sed 's/^/#   /' "$T/err"
+		grep ' -[0-9]*$' "$T/report" | head -n 5 | sed 's/^/#   /'
+		rl_check_report good >/dev/null
+		return 1
+	fi
+	rl_check_report good && rl_check_state && [ $KERNEL_BAD = 0 ]
+}
+
+# rl_leaves: devices of the lab that are nobody's parent.
+rl_leaves()
+{
+	awk '{ name[NR] = $1; for (i = 2; i <= NF; i++) if ($i ~ /^parent=/) { sub(/^parent=/, "", $i); par[$i] = 1 } }
+	END { for (i = 1; i <= NR; i++) if (!par[name[i]]) print name[i] }' $LAB/topology
+}
+
+# rl_topo SPEC DST: write the topology SPEC names to DST.  SPEC is a
+# profile name, a file, or gen:SEED:NDEV (pm_async_gen).  RL_SCALE (percent,
+# default 100) scales every callback time; 0 makes them all zero.
+rl_topo()
+{
+	case $1 in
+	gen:*)
+		seed=${1#gen:}
+		ndev=${seed#*:}
+		seed=${seed%%:*}
+		$GEN "$seed" "$ndev" >"$2.raw" || return 1
+		;;
+	*/*) cp "$1" "$2.raw" || return 1 ;;
+	*) cp "$PROFILES/$1.topo" "$2.raw" || return 1 ;;
+	esac
+	awk -v pct="${RL_SCALE:-100}" '
+	/^[ \t]*#/ || NF == 0 { next }
+	{
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^(suspend|resume|suspend_late|resume_early|suspend_noirq|resume_noirq)=/) {
+				split($i, kv, "=")
+				$i = kv[1] "=" int(kv[2] * pct / 100)
+			}
+		print
+	}' "$2.raw" >"$2"
+	rm -f "$2.raw"
+}

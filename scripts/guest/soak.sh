@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# soak.sh CYCLES [PROFILE]: CYCLES consecutive cycles of PROFILE (default
+# phone) with pm_async=1 (in the guest).  Every cycle is checked as in
+# fuzz.sh.  Slab usage (Slab and SUnreclaim of /proc/meminfo) is sampled
+# after SOAK_WARMUP cycles and at the end; growth of SUnreclaim by more than
+# SOAK_SLAB_KB (default 512) kB fails.  With kmemleak in the kernel, the
+# leak list is cleared after the warm-up and scanned twice at the end: any
+# unreferenced object fails.  Progress every 50 cycles.
+
+. /pma/rlib.sh
+
+cycles=${1:-1000}
+prof=${2:-phone}
+warm=${SOAK_WARMUP:-20}
+slack=${SOAK_SLAB_KB:-512}
+KML=/sys/kernel/debug/kmemleak
+
+meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
+
+rl_init
+RL_SCALE=${RL_SCALE:-100} rl_topo "$prof" "$T/in.topo" && rl_load "$T/in.topo" ||
+	{ echo "Bail out! cannot load $prof"; exit 1; }
+ndev=$(wc -l <"$T/topo")
+echo "1" >/sys/power/pm_async
+fails=0
+first=""
+c=0
+while [ $c -lt "$cycles" ]; do
+	c=$((c + 1))
+	if ! rl_good_cycle; then
+		fails=$((fails + 1))
+		[ -n "$first" ] || first=$c
+		echo "# cycle $c failed"
+		[ $fails -ge 5 ] && { echo "# stopping after 5 failed cycles"; break; }
+	fi
+	if [ $c = "$warm" ]; then
+		echo 2 >/proc/sys/vm/drop_caches
+		s0=$(meminfo Slab) u0=$(meminfo SUnreclaim)
+		[ -w $KML ] && echo clear >$KML
+		echo "# [soak] after $c cycles: Slab ${s0} kB, SUnreclaim ${u0} kB"
+	fi
+	[ $((c % 50)) = 0 ] && echo "# [soak] $prof: $c/$cycles cycles, $fails failed, Slab $(meminfo Slab) kB"
+done
+rl_result $fails "soak: $c cycles of $prof ($ndev devices), pm_async=1${first:+, first failure at cycle $first}"
+
+echo 2 >/proc/sys/vm/drop_caches
+s1=$(meminfo Slab) u1=$(meminfo SUnreclaim)
+err=0
+if [ -n "${u0:-}" ]; then
+	echo "# slab after cycle $warm: Slab $s0 kB, SUnreclaim $u0 kB; after cycle $c: Slab $s1 kB, SUnreclaim $u1 kB"
+	[ $((u1 - u0)) -le "$slack" ] || err=1
+	rl_result $err "soak: unreclaimable slab grew by $((u1 - u0)) kB over $((c - warm)) cycles (at most $slack)"
+else
+	rl_result 1 "soak: fewer cycles than the warm-up ($warm), no slab figures"
+fi
+if [ -w $KML ]; then
+	echo scan >$KML
+	sleep 1
+	echo scan >$KML
+	n=$(grep -c '^unreferenced object' $KML)
+	[ "$n" = 0 ] || head -n 60 $KML | sed 's/^/#   /'
+	rl_result $((n != 0)) "soak: kmemleak reports $n unreferenced objects"
+else
+	echo "ok $((N_TEST + 1)) soak: kmemleak # SKIP not in this kernel"
+	N_TEST=$((N_TEST + 1))
+fi
+rl_summary soak
+rl_fini
