@@ -27,7 +27,8 @@
 #   soak    SOAK_KERNELS ("patched"), SOAK_CYCLES (1000), SOAK_PROFILE
 #           (phone), SOAK_FLAVOUR (kasan: the flavour with kmemleak)
 #   all     CAMPAIGN_FLAVOUR (test), CAMPAIGN_OUT (out/campaign/NAME-DATE),
-#           CAMPAIGN_TIMEOUT (seconds per boot, 14400)
+#           CAMPAIGN_TIMEOUT (seconds per boot, 14400), CAMPAIGN_PARALLEL
+#           (1: the kernels' guests run at the same time)
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -96,7 +97,10 @@ for k in $kernels; do
 		"$TOP/scripts/mkinitramfs.sh" "$k" "$flavour" || die "cannot build the $k-$flavour kernel"
 done
 
-for k in $kernels; do
+run_kernel()
+{
+	local k=$1 profs todo chunk n batch done_seeds bad
+
 	say "== $camp on $k-$flavour (logs in $out/$k*)"
 	case $camp in
 	faults)
@@ -132,7 +136,20 @@ for k in $kernels; do
 		done
 		;;
 	esac
+}
+
+# The kernels run side by side (CAMPAIGN_PARALLEL=1, the default): the
+# guests spend most of their time in the lab's callback delays.
+pids=()
+for k in $kernels; do
+	if [ "${CAMPAIGN_PARALLEL:-1}" = 1 ]; then
+		run_kernel "$k" &
+		pids+=($!)
+	else
+		run_kernel "$k"
+	fi
 done
+for p in "${pids[@]}"; do wait "$p"; done
 
 # Summary: add up the guest's SUMMARY lines per kernel, count the boots that
 # hung or crashed, and the failing checks.
