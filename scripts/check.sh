@@ -42,7 +42,7 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 		args+=("$k" "$out/$k-build.tap")
 		continue
 	fi
-	streams=${CHECK_STREAMS:-kselftest kunit reliability dmesg}
+	streams=${CHECK_STREAMS:-kselftest kunit reliability measure dmesg}
 	[ "$k" = stock ] && streams=${streams/kunit/}
 	step "$k kernel: booting QEMU for: $streams"
 	# no_console_suspend: the lab's watchdog reports a hung transition

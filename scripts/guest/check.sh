@@ -48,12 +48,13 @@ dmesg_clean()
 	fi
 }
 
-set -- ${*:-kselftest kunit dmesg}
+set -- ${*:-kselftest kunit measure dmesg}
 for s in "$@"; do
 	case $s in
 	kselftest) [ -x $ksft ] || [ -f $ksft ] && stream kselftest sh $ksft ;;
 	kunit) stream kunit kunit ;;
 	reliability) stream reliability sh /pma/reliability.sh ;;
+	measure) stream measure sh /pma/measure.sh ;;
 	dmesg) stream dmesg dmesg_clean ;;
 	esac
 done
