@@ -20,7 +20,7 @@
 #           gen:FAULT_SEED:FAULT_NDEV", defaults 1 and 40), FAULT_MODES
 #           ("1 0"), FAULT_PAIRS (4), FAULT_MAX (0 = every device), RL_SCALE
 #   fuzz    FUZZ_KERNELS ("patched"), FUZZ_SEEDS ("1-100"; ranges A-B and
-#           single seeds), FUZZ_CYCLES (20 per seed), FUZZ_MAXDEV (2000),
+#           single seeds), FUZZ_CYCLES (20 per seed), FUZZ_MAXDEV (3000),
 #           FUZZ_CHUNK (seeds per boot, 20)
 #   churn   CHURN_KERNELS ("patched stock"), CHURN_ROUNDS (40), CHURN_NDEV
 #           (60), RL_SEED

@@ -48,7 +48,7 @@ churn_where()
 			if (t > hi[p]) w = "after_" p
 		}
 		print w
-	}' "$T/report"
+	}' "$RPT"
 }
 
 rl_init

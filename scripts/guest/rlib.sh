@@ -19,6 +19,7 @@
 # points: distinct device x phase fault points (faults.sh).
 
 LAB=/sys/kernel/debug/pm_async_test
+RPT=$LAB/report
 BUS=/sys/bus/pm_async_test/devices
 PROFILES=/kselftest/pm_async/profiles
 GEN=/kselftest/pm_async/pm_async_gen
@@ -32,7 +33,12 @@ SANI=0 SANI_PM=0 KREP=0 BAD=0
 MARK=0
 DOG=""
 
-rl_now() { cut -d. -f1 /proc/uptime; }
+# Seconds since boot, without a fork.
+rl_now()
+{
+	read -r up _ </proc/uptime
+	echo "${up%.*}"
+}
 rl_now_ms() { awk '{ printf "%d\n", $1 * 1000 }' /proc/uptime; }
 
 # Deterministic pseudo-random numbers from a seed: rl_rand SEED SALT MOD.
@@ -132,11 +138,14 @@ rl_klog()
 	dmesg | sed -n "/pma-mark $MARK\$/,\$p"
 }
 
-# Count the sanitizer reports and other kernel problems of the transition.
+# Count the sanitizer reports and other kernel problems of the transition
+# (one pass over the kernel log from the mark on; the lines go to $T/klog
+# only when there is something to show).
 rl_scan()
 {
-	rl_klog >"$T/klog"
-	set -- $(awk '
+	set -- $(dmesg | awk -v mark="pma-mark $MARK" -v klog="$T/klog" '
+	!on { if (substr($0, length($0) - length(mark) + 1) == mark) on = 1; next }
+	{ line[++nl] = $0 }
 	function flush() {
 		if (!inrep) return
 		san++
@@ -148,7 +157,12 @@ rl_scan()
 	inrep && /==========/ { flush(); next }
 	/BUG: (KCSAN|KASAN)/ { next }
 	!inrep && /WARNING:|BUG:|INFO: task .* blocked|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage/ { other++ }
-	END { flush(); printf "%d %d %d\n", san, sanpm, other }' "$T/klog")
+	END {
+		flush()
+		if (san + other)
+			for (i = 1; i <= nl; i++) print line[i] > klog
+		printf "%d %d %d\n", san, sanpm, other
+	}')
 	SANI=$((SANI + $1))
 	SANI_PM=$((SANI_PM + $2))
 	KREP=$((KREP + $3))
@@ -161,7 +175,7 @@ rl_scan()
 }
 
 # rl_cycle STATE: one transition under the watchdogs.  The status is that of
-# the write; the lab's report is left in $T/report.  Returns 2 on a hang
+# the write; the lab's report ($RPT) stays until the next transition.  Returns 2 on a hang
 # that ended, 3 on kernel reports (with the write's status lost).
 rl_cycle()
 {
@@ -171,7 +185,6 @@ rl_cycle()
 	rc=0
 	echo "$1" 2>"$T/err" >/sys/power/state || rc=1
 	: >"$T/busy"
-	cat $LAB/report >"$T/report"
 	if [ -e "$T/hung.$CYCLES" ]; then
 		HANGS=$((HANGS + 1))
 		rc=2
@@ -192,7 +205,7 @@ rl_cycle()
 # violations to VIOL.
 rl_check_report()
 {
-	out=$(awk -v mode="$1" -v topo="$T/topo" -v req="$SUSPEND_ALL" '
+	set -- $(awk -v mode="$1" -v topo="$T/topo" -v req="$SUSPEND_ALL" -v msg="$T/msg" '
 	BEGIN {
 		nr = split(req, r, " ")
 		while ((getline l < topo) > 0) {
@@ -205,40 +218,42 @@ rl_check_report()
 		viol = -1
 	}
 	$1 == "violations" { viol = $2; next }
-	$1 == "violation:" { print "# " $0; next }
+	$1 == "violation:" { print "# " $0 > msg; next }
 	{
-		if (!known[$1]) { err++; print "# unknown device: " $0; next }
+		if (!known[$1]) { err++; print "# unknown device: " $0 > msg; next }
 		n[$1 " " $2]++
 		if ($2 != "prepare" && $2 != "complete") cbs++
 		if ($7 == -5) nfail++
-		else if ($7 != 0) { err++; print "# result " $7 ": " $0 }
+		else if ($7 != 0) { err++; print "# result " $7 ": " $0 > msg }
 		l = lv[$2]
 		if (l > 0 && $7 == 0) down[$1 " " l] = 1
 		if (l < 0) up[$1 " " (-l)] = 1
-		if ($7 == -5 && mode == "good") { err++; print "# failure in a good cycle: " $0 }
+		if ($7 == -5 && mode == "good") { err++; print "# failure in a good cycle: " $0 > msg }
 	}
 	END {
-		if (viol != 0) { print "# violations " viol; err++ }
+		if (viol != 0) { print "# violations " viol > msg; err++ }
 		for (i = 1; i <= nd; i++) {
 			d = dev[i]
 			for (j = 1; j <= nr; j++) {
 				c = n[d " " r[j]] + 0
 				need = (mode == "good" || r[j] == "prepare" || r[j] == "complete")
 				if ((need && c != 1) || c > 1) {
-					if (++miss <= 5) print "# " d " " r[j] ": " c " lines"
+					if (++miss <= 5) print "# " d " " r[j] ": " c " lines" > msg
 				}
 			}
 			for (l = 1; l <= 3; l++) {
-				if (up[d " " l] && !down[d " " l]) { err++; print "# " d " resumed at level " l " without having suspended" }
-				if (down[d " " l] && !up[d " " l]) { err++; print "# " d " suspended at level " l " and never resumed" }
+				if (up[d " " l] && !down[d " " l]) { err++; print "# " d " resumed at level " l " without having suspended" > msg }
+				if (down[d " " l] && !up[d " " l]) { err++; print "# " d " suspended at level " l " and never resumed" > msg }
 			}
 		}
 		if (miss) err++
-		if (mode == "fail" && !nfail) { err++; print "# no callback failed" }
-		printf "@ %d %d %d\n", cbs, (viol > 0 ? viol : 0), err
-	}' "$T/report")
-	echo "$out" | grep -v '^@ ' | head -n 30
-	set -- $(echo "$out" | sed -n 's/^@ //p')
+		if (mode == "fail" && !nfail) { err++; print "# no callback failed" > msg }
+		printf "%d %d %d\n", cbs, (viol > 0 ? viol : 0), err
+	}' "$RPT")
+	if [ -s "$T/msg" ]; then
+		head -n 30 "$T/msg"
+		rm -f "$T/msg"
+	fi
 	CALLBACKS=$((CALLBACKS + ${1:-0}))
 	VIOL=$((VIOL + ${2:-0}))
 	[ "${3:-1}" = 0 ]
@@ -248,8 +263,8 @@ rl_check_report()
 # (default: the state after loading).
 rl_check_state()
 {
+	cmp -s "${1:-$T/state.base}" $LAB/state && return 0
 	cat $LAB/state >"$T/state.now"
-	cmp -s "${1:-$T/state.base}" "$T/state.now" && return 0
 	echo "# device state differs from before the transition:"
 	diff "${1:-$T/state.base}" "$T/state.now" | grep '^[-+][^-+]' | head -n 10 | sed 's/^/#   /'
 	return 1
@@ -262,7 +277,7 @@ rl_good_cycle()
 	if ! rl_cycle freeze; then
 		echo "# the transition failed:"
 		sed 's/^/#   /' "$T/err"
-		grep ' -[0-9]*$' "$T/report" | head -n 5 | sed 's/^/#   /'
+		grep ' -[0-9]*$' "$RPT" | head -n 5 | sed 's/^/#   /'
 		rl_check_report good >/dev/null
 		return 1
 	fi
