@@ -71,9 +71,11 @@ int phase_of_boundary(const char *info, const char *verb, char *canon,
 		strncpy(canon, verb, n - 1);
 		canon[n - 1] = 0;
 	}
-	if (!strcmp(info, "start"))
-		return PH_PREPARE;
-	if (!strcmp(info, "end"))
+	/*
+	 * "start" (prepare + suspend) and "end" (late + noirq) are totals
+	 * printed after the phases they sum up: not boundaries.
+	 */
+	if (!strcmp(info, "start") || !strcmp(info, "end"))
 		return PH_END;
 	if (!side)
 		return PH_NONE;
