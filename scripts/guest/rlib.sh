@@ -126,16 +126,13 @@ rl_load()
 	cat $LAB/state >"$T/state.base"
 }
 
-# Kernel log lines since the last rl_mark.
+# Mark the kernel log before a transition; the mark names this campaign's
+# temporary directory, so campaigns run one after the other in a boot never
+# see each other's marks.
 rl_mark()
 {
 	MARK=$((MARK + 1))
-	echo "pma-mark $MARK" >/dev/kmsg
-}
-
-rl_klog()
-{
-	dmesg | sed -n "/pma-mark $MARK\$/,\$p"
+	echo "pma-mark $T $MARK" >/dev/kmsg
 }
 
 # Count the sanitizer reports and other kernel problems of the transition
@@ -143,7 +140,7 @@ rl_klog()
 # only when there is something to show).
 rl_scan()
 {
-	set -- $(dmesg | awk -v mark="pma-mark $MARK" -v klog="$T/klog" '
+	set -- $(dmesg | awk -v mark="pma-mark $T $MARK" -v klog="$T/klog" '
 	!on { if (substr($0, length($0) - length(mark) + 1) == mark) on = 1; next }
 	{ line[++nl] = $0 }
 	function flush() {
