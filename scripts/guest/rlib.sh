@@ -199,10 +199,11 @@ rl_cycle()
 #         the same level (no device resumed that had not been suspended),
 #         every device that went down came back up.
 # Both: no violation.  Adds the device phase callbacks to CALLBACKS and the
-# violations to VIOL.
+# violations to VIOL.  The lines of device $RL_IGNORE are not looked at.
 rl_check_report()
 {
-	set -- $(awk -v mode="$1" -v topo="$T/topo" -v req="$SUSPEND_ALL" -v msg="$T/msg" '
+	set -- $(awk -v mode="$1" -v topo="$T/topo" -v req="$SUSPEND_ALL" -v msg="$T/msg" \
+		-v ignore="${RL_IGNORE:-}" '
 	BEGIN {
 		nr = split(req, r, " ")
 		while ((getline l < topo) > 0) {
@@ -216,6 +217,7 @@ rl_check_report()
 	}
 	$1 == "violations" { viol = $2; next }
 	$1 == "violation:" { print "# " $0 > msg; next }
+	$1 == ignore { next }
 	{
 		if (!known[$1]) { err++; print "# unknown device: " $0 > msg; next }
 		n[$1 " " $2]++
