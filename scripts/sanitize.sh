@@ -6,8 +6,9 @@
 # the pm_async kselftest, the KUnit suites and the reduced reliability set
 # (scripts/guest/reliability.sh), then counts the sanitizer reports in the
 # whole kernel log: "BUG: KCSAN" / "BUG: KASAN", those whose report names
-# drivers/base/power, dpm_* or the lab apart from the others.  Any report,
-# or any failed test, fails the run.
+# drivers/base/power, dpm_* or the lab apart from the others.  Kernels with
+# kmemleak (KASAN flavour) end with a leak scan (scripts/guest/kmemleak.sh).
+# Any report, any leak or any failed test fails the run.
 #   SANITIZE_KERNEL  patched (default) or stock
 #   SANITIZE_STREAMS default "kselftest kunit reliability"
 #   SANITIZE_TIMEOUT seconds for the boot (default 5400)
@@ -28,7 +29,7 @@ start=$SECONDS
 	"$TOP/scripts/mkinitramfs.sh" "$k" "$flavour" || die "cannot build $k-$flavour"
 say "== $k-$flavour: booting QEMU for: $streams"
 "$TOP/scripts/qemu-run.sh" -k "$k" -f "$flavour" -t "${SANITIZE_TIMEOUT:-5400}" \
-	-a no_console_suspend -o "$out" -- "sh /pma/check.sh $streams" | sed -u 's/^/    /'
+	-a no_console_suspend -o "$out" -- "sh /pma/check.sh $streams; sh /pma/kmemleak.sh" | sed -u 's/^/    /'
 
 # One report runs from its "BUG: K?SAN" line to the closing "=====" line.
 awk -v out="$out/reports.txt" '
