@@ -334,7 +334,8 @@ static unsigned int pat_nr_links;
 
 /*
  * The task that started the last transition.  Set by the PM notifier before
- * any callback of the transition runs; only compared, never dereferenced.
+ * any callback of the transition runs; only compared, never dereferenced,
+ * except by the watchdog while the transition is still in progress.
  */
 static struct task_struct *pat_pm_task;
 
@@ -1704,12 +1705,18 @@ static void pat_watchdog_fn(struct work_struct *work)
 	struct task_struct *g, *t;
 	unsigned int state;
 
-	pr_emerg("watchdog: system transition not over after %u s, blocked tasks:\n",
+	pr_emerg("watchdog: system transition not over after %u s, the PM task and the blocked tasks:\n",
 		 pat_watchdog_s);
 	rcu_read_lock();
+	/*
+	 * The PM task is still in the transition (no PM_POST_* yet), so it
+	 * exists; it may be running rather than blocked (a livelock).
+	 */
+	sched_show_task(READ_ONCE(pat_pm_task));
 	for_each_process_thread(g, t) {
 		state = READ_ONCE(t->__state);
-		if ((state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
+		if (t != READ_ONCE(pat_pm_task) &&
+		    (state & TASK_UNINTERRUPTIBLE) && !(state & TASK_NOLOAD))
 			sched_show_task(t);
 	}
 	rcu_read_unlock();
