@@ -14,6 +14,8 @@
 #  - checks that the transition succeeds with no violation, that every
 #    other device ran every callback once and is back active with runtime
 #    PM as before, and that the next cycle, with the new device, succeeds.
+# Then one fixed case: a sync supplier whose consumer is deleted during
+# the consumer's suspend callback (pm_async=0).
 # Where the removal landed (which device phase, or between phases) is
 # counted and printed with the summary.
 #
@@ -138,6 +140,43 @@ while [ $r -lt "$rounds" ]; do
 	where=""
 done
 kill $LOADERS 2>/dev/null
+
+# A fixed case, independent of the random rounds: a sync supplier whose
+# consumer is deleted while the consumer's own suspend callback runs.  The
+# consumer's link is gone when the consumer finishes, so the supplier is
+# never told; the PM core must still suspend it (in order: its only
+# consumer is gone) and finish the phase.  With pm_async=0 every device is
+# sync.  The lab's watchdog is shortened: the case takes a few seconds.
+err=0
+desc="churn: sync supplier whose consumer is deleted during the consumer's suspend, pm_async=0"
+echo "# [churn] $desc"
+echo 0 >/sys/power/pm_async
+printf 'vs async=0\nvc async=0 suppliers=vs suspend=4000000\n' >"$T/fixed.topo"
+if rl_load "$T/fixed.topo" && echo "1500000 vc" >$LAB/churn; then
+	echo 90 >$LAB/watchdog
+	KERNEL_BAD=0
+	rl_cycle freeze || { echo "# the transition failed"; err=1; }
+	set -- $(cat $LAB/churn)
+	[ "$1" = done ] || { echo "# churn: $*"; err=1; }
+	# vc was prepared (it took part) and vs's suspend came after.
+	awk -v t="${4:-0}" '$1 == "vs" && $2 == "prepare" { p = $4 }
+		$1 == "vs" && $2 == "suspend" { s = $3 }
+		END { exit !(p < t && t < s) }' $RPT ||
+		echo "# the removal did not land between prepare and vs's suspend: the case did not test what it should"
+	grep -v '^vc ' "$T/topo" >"$T/topo.rest"
+	mv "$T/topo.rest" "$T/topo"
+	rl_check_report good || err=1
+	grep -v '^vc ' "$T/state.base" | cmp -s - $LAB/state || { echo "# device state differs"; err=1; }
+	[ $KERNEL_BAD = 0 ] || err=1
+	cat $LAB/state >"$T/state.base"
+	rl_good_cycle || { echo "# the next cycle failed"; err=1; }
+	echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
+else
+	err=1
+fi
+echo 1 >/sys/power/pm_async
+rl_result $err "$desc"
+
 echo "# churn removals landed in:$(for w in $WHERE; do echo $w; done | sort | uniq -c | awk '{ printf " %s=%d", $2, $1 }')"
 rl_summary churn
 rl_fini

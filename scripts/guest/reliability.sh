@@ -8,7 +8,12 @@
 # cycles and 4 churn rounds.  About 85 transitions; the full campaigns are
 # "make faults", "make fuzz", "make soak" (scripts/campaign.sh).
 
-# Renumber the TAP of the parts into one stream with one plan.
+# The plan comes first, so that a guest that dies (a hung transition: the
+# lab's watchdog panics) leaves a stream short of its plan, which counts as
+# a failure: 3 devices x 3 phases x 2 modes + 3 pairs x 2 modes, 4 seeds,
+# 4 churn rounds and the fixed churn case.
+echo "1..$((3 * 3 * 2 + 3 * 2 + 4 + 4 + 1))"
+# Renumber the TAP of the parts into one stream.
 {
 	FAULT_MAX=3 FAULT_PAIRS=1 RL_SCALE=10 sh /pma/faults.sh laptop
 	FUZZ_CYCLES=3 FUZZ_MAXDEV=300 sh /pma/fuzz.sh 1001 1002 1003 1004
@@ -23,4 +28,4 @@
 		if ($1 == "not") bad++
 	}
 	{ print; fflush() }
-	END { print "1.." n; exit bad ? 1 : 0 }'
+	END { exit bad ? 1 : 0 }'
