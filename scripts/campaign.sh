@@ -28,7 +28,8 @@
 #           (phone), SOAK_FLAVOUR (kasan: the flavour with kmemleak; test
 #           is about five times faster under TCG, and checks slab growth
 #           but not leaks; make check-kasan ends with a kmemleak scan)
-#   all     CAMPAIGN_FLAVOUR (test), CAMPAIGN_OUT (out/campaign/NAME-DATE),
+#   all     CAMPAIGN_FLAVOUR (test), CAMPAIGN_OUT (out/campaign/NAME-DATE;
+#           with CAMPAIGN_SUMMARY=only, the summary of that earlier run),
 #           CAMPAIGN_TIMEOUT (seconds per boot, 14400), CAMPAIGN_PARALLEL
 #           (1: the kernels' guests run at the same time)
 
@@ -92,13 +93,6 @@ boot()
 	return $rc
 }
 
-start=$SECONDS
-"$TOP/scripts/tree.sh" || exit 1
-for k in $kernels; do
-	"$TOP/scripts/build-kernel.sh" "$k" "$flavour" &&
-		"$TOP/scripts/mkinitramfs.sh" "$k" "$flavour" || die "cannot build the $k-$flavour kernel"
-done
-
 run_kernel()
 {
 	local k=$1 profs todo chunk n batch done_seeds bad
@@ -140,55 +134,76 @@ run_kernel()
 	esac
 }
 
-# The kernels run side by side (CAMPAIGN_PARALLEL=1, the default): the
-# guests spend most of their time in the lab's callback delays.
-pids=()
-for k in $kernels; do
-	if [ "${CAMPAIGN_PARALLEL:-1}" = 1 ]; then
-		run_kernel "$k" &
-		pids+=($!)
-	else
-		run_kernel "$k"
-	fi
-done
-for p in "${pids[@]}"; do wait "$p"; done
+run_all()
+{
+	local k p pids=()
+
+	"$TOP/scripts/tree.sh" || exit 1
+	for k in $kernels; do
+		"$TOP/scripts/build-kernel.sh" "$k" "$flavour" &&
+			"$TOP/scripts/mkinitramfs.sh" "$k" "$flavour" ||
+			die "cannot build the $k-$flavour kernel"
+	done
+	# The kernels run side by side (CAMPAIGN_PARALLEL=1, the default):
+	# the guests spend most of their time in the lab's callback delays.
+	for k in $kernels; do
+		if [ "${CAMPAIGN_PARALLEL:-1}" = 1 ]; then
+			run_kernel "$k" &
+			pids+=($!)
+		else
+			run_kernel "$k"
+		fi
+	done
+	for p in "${pids[@]}"; do wait "$p"; done
+}
 
 # Summary: add up the guest's SUMMARY lines per kernel, count the boots that
 # hung or crashed, and the failing checks.
-say "== $camp: summary ($(( (SECONDS - start) / 60 )) min)"
-status=0
-printf '%-8s %8s %10s %7s %7s %6s %6s %10s %8s %5s %9s\n' kernel cycles callbacks points faults violat hangs sanitizer kreports bad tests
-for k in $kernels; do
-	set -- $(cat "$out/$k"*/results.log 2>/dev/null | awk '
-	/^# SUMMARY / {
-		for (i = 3; i <= NF; i++) { split($i, kv, "="); s[kv[1]] += kv[2] }
-	}
-	/^@@HANG/ { s["hangs"]++ }
-	/^@@CRASH/ { s["bad"]++ }
-	/^ok / { ok++ }
-	/^not ok / { nok++ }
-	END {
-		printf "%d %d %d %d %d %d %d %d %d %d %d %d\n", s["cycles"], s["callbacks"], s["points"],
-			s["faults"], s["violations"], s["hangs"], s["sanitizer"], s["sanitizer_pm"],
-			s["kernel_reports"], s["bad"], ok, nok
-	}')
-	printf '%-8s %8d %10d %7d %7d %6d %6d %6d (%d) %8d %5d %4d/%d\n' "$k" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" $(( ${11} + ${12} ))
-	[ "$5" = 0 ] && [ "$6" = 0 ] && [ "$7" = 0 ] && [ "$9" = 0 ] && [ "${10}" = 0 ] && [ "${12}" = 0 ] || status=1
-	grep -h '^not ok ' "$out/$k"*/results.log | sed "s/^not ok [0-9]* /  $k: not ok: /" | head -n 20
-done
-# Stock against patched: the same fault must end the same way on both.
-if [ "$camp" = faults ] && [ -d "$out/stock" ] && [ -d "$out/patched" ]; then
-	sed -n 's/^\(not \)\{0,1\}ok [0-9]* //p' "$out/stock/results.log" | sort >"$out/stock.tests"
-	sed -n 's/^\(not \)\{0,1\}ok [0-9]* //p' "$out/patched/results.log" | sort >"$out/patched.tests"
-	grep -h '^\(not \)\{0,1\}ok ' "$out/stock/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/stock.res"
-	grep -h '^\(not \)\{0,1\}ok ' "$out/patched/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/patched.res"
-	if cmp -s "$out/stock.res" "$out/patched.res"; then
-		echo "stock and patched: the same outcome for all $(wc -l <"$out/patched.res") faults"
-	else
-		echo "FINDING: stock and patched differ (< stock, > patched):"
-		diff "$out/stock.res" "$out/patched.res" | grep '^[<>]' | head -n 40
-		status=1
+summary()
+{
+	local k status=0
+	say "== $camp: summary ($(( (SECONDS - start) / 60 )) min)"
+	printf '%-8s %8s %10s %7s %7s %6s %6s %10s %8s %5s %9s\n' kernel cycles callbacks points faults violat hangs sanitizer kreports bad tests
+	for k in $kernels; do
+		set -- $(cat "$out/$k"*/results.log 2>/dev/null | awk '
+		/^# SUMMARY / {
+			for (i = 3; i <= NF; i++) { split($i, kv, "="); s[kv[1]] += kv[2] }
+		}
+		/^@@HANG/ { s["hangs"]++ }
+		/^@@CRASH/ { s["bad"]++ }
+		/^ok / { ok++ }
+		/^not ok / { nok++ }
+		END {
+			printf "%d %d %d %d %d %d %d %d %d %d %d %d\n", s["cycles"], s["callbacks"], s["points"],
+				s["faults"], s["violations"], s["hangs"], s["sanitizer"], s["sanitizer_pm"],
+				s["kernel_reports"], s["bad"], ok, nok
+		}')
+		printf '%-8s %8d %10d %7d %7d %6d %6d %6d (%d) %8d %5d %4d/%d\n' "$k" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" $(( ${11} + ${12} ))
+		[ "$5" = 0 ] && [ "$6" = 0 ] && [ "$7" = 0 ] && [ "$9" = 0 ] && [ "${10}" = 0 ] && [ "${12}" = 0 ] || status=1
+		grep -h '^not ok ' "$out/$k"*/results.log | sed "s/^not ok [0-9]* /  $k: not ok: /" | head -n 20
+	done
+	# Stock against patched: the same fault must end the same way on both.
+	if [ "$camp" = faults ] && [ -d "$out/stock" ] && [ -d "$out/patched" ]; then
+		grep -h '^\(not \)\{0,1\}ok ' "$out/stock/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/stock.res"
+		grep -h '^\(not \)\{0,1\}ok ' "$out/patched/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/patched.res"
+		if cmp -s "$out/stock.res" "$out/patched.res"; then
+			echo "stock and patched: the same outcome for all $(wc -l <"$out/patched.res") faults"
+		else
+			echo "FINDING: stock and patched differ (< stock, > patched):"
+			diff "$out/stock.res" "$out/patched.res" | grep '^[<>]' | head -n 40
+			status=1
+		fi
 	fi
-fi
-echo "logs: $out"
-exit $status
+	echo "logs: $out"
+	return $status
+}
+
+# Everything is in functions, read before anything runs: editing this file
+# while a campaign runs cannot derail it.  CAMPAIGN_SUMMARY=only prints the
+# summary of an earlier run (CAMPAIGN_OUT=its directory) again.
+{
+	start=$SECONDS
+	[ "${CAMPAIGN_SUMMARY:-}" = only ] || run_all
+	summary
+	exit
+}
