@@ -226,7 +226,8 @@ check_report()
 		for (i = 1; i <= nd; i++)
 			for (j = 1; j <= nr; j++)
 				if (n[dev[i] " " r[j]] != 1 && ++miss <= 5)
-					print "# " dev[i] " " r[j] ": " n[dev[i] " " r[j]] + 0 " lines, expected 1"
+					k = dev[i] " " r[j]
+					print "# " k ": " n[k] + 0 " lines, expected 1"
 		if (miss) {
 			print "# " miss " device/phase pairs without exactly one line"
 			err = 1
@@ -353,7 +354,11 @@ set_pm_async()
 
 test_sysfs()
 {
-	topo_from "s.root suspend=2000 resume=2000\ns.a parent=s.root suspend=3000 resume=3000\ns.b parent=s.root async=0 suspend=20000 resume=20000\ns.c parent=s.a async=1 suspend=2000 resume=1000\ns.d async=0 suspend=1000\n"
+	topo_from "s.root suspend=2000 resume=2000\n"\
+"s.a parent=s.root suspend=3000 resume=3000\n"\
+"s.b parent=s.root async=0 suspend=20000 resume=20000\n"\
+"s.c parent=s.a async=1 suspend=2000 resume=1000\n"\
+"s.d async=0 suspend=1000\n"
 	set_pm_async 1
 
 	err=0
@@ -387,24 +392,32 @@ test_sysfs()
 		echo enabled >"$BUS/s.a/power/async"
 		echo disabled >"$BUS/s.b/power/async"
 	fi
-	result $err "sysfs: a device switched to sync runs in the PM task, one switched to async in a worker"
+	result $err "sysfs: a device switched to sync runs in the PM task,"\
+" one switched to async in a worker"
 
 	err=0
 	set_pm_async 0
 	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
 		n=$(awk '$6 == "worker"' "$TMP/report" | wc -l)
-		[ "$n" = 0 ] || { ktap_print_msg "pm_async=0: $n callbacks ran in a worker"; err=1; }
+		if [ "$n" != 0 ]; then
+			ktap_print_msg "pm_async=0: $n callbacks ran in a worker"
+			err=1
+		fi
 	else
 		err=1
 	fi
 	set_pm_async 1
 	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
 		n=$(awk '$6 == "worker"' "$TMP/report" | wc -l)
-		[ "$n" != 0 ] || { ktap_print_msg "pm_async=1: no callback ran in a worker"; err=1; }
+		if [ "$n" = 0 ]; then
+			ktap_print_msg "pm_async=1: no callback ran in a worker"
+			err=1
+		fi
 	else
 		err=1
 	fi
-	result $err "sysfs: pm_async=0 runs every callback in the PM task, pm_async=1 uses workers again"
+	result $err "sysfs: pm_async=0 runs every callback in the PM task,"\
+" pm_async=1 uses workers again"
 }
 
 # ---------------------------------------------------------------------------
@@ -453,7 +466,7 @@ ap.a parent=ap async=0 suspend=5000 resume=5000
 ap.b parent=ap async=0 suspend=2000 resume=2000 suspend_noirq=500
 # supplier links across subtrees
 t1 async=1 suspend=1000 resume=1000
-t1.x parent=t1 async=1 suspend=5000 resume=5000 suspend_late=500 resume_early=500 suspend_noirq=500 resume_noirq=500
+t1.x parent=t1 suspend=5000 resume=5000 suspend_late=9 resume_early=9 suspend_noirq=9 resume_noirq=9
 t2 async=0
 t2.y parent=t2 async=1 suspend=1000 resume=8000 suppliers=t1.x
 t2.z parent=t2 async=0 suspend=1000 resume=1000 suppliers=t1.x,serio0
@@ -508,7 +521,8 @@ EOF
 			if [ $loaded_ok = 1 ] && echo "$dev $ph" >$LAB/fail; then
 				err=0
 				if cycle freeze; then
-					ktap_print_msg "the transition succeeded despite $dev $ph failing"
+					ktap_print_msg "the transition succeeded" \
+						"despite $dev $ph failing"
 					err=1
 				fi
 				check_report "prepare complete" "$DEV_PHASES" "$dev" "$ph" || err=1
@@ -518,7 +532,8 @@ EOF
 				good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 					check_state || err=1
 			fi
-			result $err "failure: $ph of $dev fails, pm_async=$mode: all devices back, next cycle succeeds"
+			result $err "failure: $ph of $dev fails, pm_async=$mode:"\
+" all devices back, next cycle succeeds"
 		done
 	done
 	set_pm_async 1
@@ -578,7 +593,8 @@ test_bad_input()
 	reject "device is its own supplier" "n1 suppliers=b1,n1\n"
 	reject "device is its own parent" "n1 parent=n1\n"
 	reject "name of 32 characters" "$long_name\n"
-	reject "bad line after good lines" "n1 parent=b1\nn2 parent=n1 suppliers=b0\n# comment\nn3 parent=n2 fail=resume\n"
+	reject "bad line after good lines" "n1 parent=b1\n"\
+"n2 parent=n1 suppliers=b0\n# comment\nn3 parent=n2 fail=resume\n"
 	reject_fail "fail file: unknown device" "nosuch suspend"
 	reject_fail "fail file: not a suspend phase" "b0 resume"
 }
@@ -589,7 +605,9 @@ test_parse()
 {
 	# Comments, blank lines, tabs, keys in any order, and names defined
 	# earlier in the same write.
-	topo_from "# comment\n\n  p0\tasync=0 # trailing comment\np0.c resume_noirq=7 parent=p0 suspend=1 async=1\n\t\np1 suppliers=p0.c,p0 suspend_late=3\np1:x.y-z_ parent=p1 fail=suspend_noirq\n"
+	topo_from "# comment\n\n  p0\tasync=0 # trailing comment\n"\
+"p0.c resume_noirq=7 parent=p0 suspend=1 async=1\n\t\n"\
+"p1 suppliers=p0.c,p0 suspend_late=3\np1:x.y-z_ parent=p1 fail=suspend_noirq\n"
 	err=1
 	if load "$TMP/in.topo" && [ "$(wc -l <"$TMP/topo")" = 4 ]; then
 		cp "$TMP/topo" "$TMP/topo.first"
@@ -666,7 +684,8 @@ test_big()
 			t2=$(uptime_ms)
 			echo clear >$LAB/topology
 			t3=$(uptime_ms)
-			ktap_print_msg "$BIG devices: load $((t1 - t0)) ms, read back $((t2 - t1)) ms, clear $((t3 - t2)) ms"
+			ktap_print_msg "$BIG devices: load $((t1 - t0)) ms," \
+				"read back $((t2 - t1)) ms, clear $((t3 - t2)) ms"
 			err=0
 			grep -v '^#' "$TMP/gen.topo" | cmp -s - "$TMP/topo" ||
 				{ ktap_print_msg "read-back differs from the input"; err=1; }
@@ -702,7 +721,8 @@ test_hibernation()
 		# one (a real snapshot) the thaw ones do.
 		res=restore
 		grep -q '^[^ ]* thaw ' "$TMP/report" && res=thaw
-		check_report "prepare freeze freeze_late freeze_noirq ${res}_noirq ${res}_early $res complete" "" &&
+		check_report "prepare freeze freeze_late freeze_noirq"\
+" ${res}_noirq ${res}_early $res complete" "" &&
 			check_state || err=1
 		ktap_print_msg "hibernation: $(spans), resumed with $res"
 	else
@@ -743,7 +763,8 @@ test_unload()
 		fi
 		insmod_lab || { ktap_print_msg "cannot load $MOD again"; err=1; }
 	fi
-	result $err "unload: rmmod with devices and links present; with bind_driver=1 every device has a driver"
+	result $err "unload: rmmod with devices and links present;"\
+" with bind_driver=1 every device has a driver"
 }
 
 # ---------------------------------------------------------------------------

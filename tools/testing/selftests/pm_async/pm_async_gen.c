@@ -24,6 +24,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#ifndef ARRAY_SIZE
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#endif
+
 #define DEFAULT_NDEV	200
 #define MAX_NDEV	100000
 #define MAX_SUPPLIERS	3
@@ -79,7 +83,7 @@ static int parse_uint(const char *s, unsigned long long max,
 	return errno || end == s || *end || *val > max ? -1 : 0;
 }
 
-static void usage(void)
+static void die_usage(void)
 {
 	fprintf(stderr, "usage: pm_async_gen SEED [NDEV]\n"
 		"  print a random pm_async_test topology of NDEV devices (default %d, at most %d)\n",
@@ -95,9 +99,9 @@ int main(int argc, char **argv)
 	int dup;
 
 	if (argc < 2 || argc > 3 || parse_uint(argv[1], UINT64_MAX, &seed))
-		usage();
+		die_usage();
 	if (argc == 3 && (parse_uint(argv[2], MAX_NDEV, &ndev) || !ndev))
-		usage();
+		die_usage();
 
 	hubs = calloc(ndev, sizeof(*hubs));
 	if (!hubs) {
@@ -132,7 +136,7 @@ int main(int argc, char **argv)
 		if (parent)
 			printf(" parent=g%u", parent - 1);
 		printf(" async=%d", prng_pct(75));
-		for (j = 0; j < sizeof(time_keys) / sizeof(time_keys[0]); j++)
+		for (j = 0; j < ARRAY_SIZE(time_keys); j++)
 			printf(" %s=%u", time_keys[j], random_time());
 
 		/* Links to earlier devices, usually in other subtrees. */
