@@ -773,7 +773,7 @@ ktap_print_header
 
 [ "$(id -u)" = 0 ] || skip_all "must be run as root"
 if [ ! -d /sys/kernel/debug/tracing ] && [ -z "$(ls /sys/kernel/debug 2>/dev/null)" ]; then
-	mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null
 fi
 if ! grep -qs debugfs /proc/mounts; then
 	print_config
