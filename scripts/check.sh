@@ -34,6 +34,23 @@ done
 args+=("host-harness" "$out/host-harness.tap")
 
 "$TOP/scripts/tree.sh" || exit 1
+
+# The series as it would be mailed: git am onto a fresh tree, checkpatch
+# --strict and kernel-doc per patch (the reduced form of make
+# series-check; the per-patch builds run in "make series-check").
+step "series: make series + series-check without builds"
+{
+	echo "TAP version 13"
+	echo "1..1"
+	if "$TOP/scripts/series.sh" >"$out/series.log" 2>&1 &&
+	   SERIES_CHECK_BUILD=0 "$TOP/scripts/series-check.sh" >>"$out/series.log" 2>&1; then
+		echo "ok 1 series: git am, checkpatch --strict, kernel-doc"
+	else
+		sed 's/^/# /' "$out/series.log" | tail -n 40
+		echo "not ok 1 series: git am, checkpatch --strict, kernel-doc"
+	fi
+} >"$out/series.tap"
+args+=("series" "$out/series.tap")
 for k in ${CHECK_KERNELS:-patched stock}; do
 	step "$k kernel (test flavour): build"
 	if ! "$TOP/scripts/build-kernel.sh" "$k" test ||
