@@ -153,7 +153,7 @@ echo "# [churn] $desc"
 echo 0 >/sys/power/pm_async
 printf 'vs async=0\nvc async=0 suppliers=vs suspend=4000000\n' >"$T/fixed.topo"
 if rl_load "$T/fixed.topo" && echo "1500000 vc" >$LAB/churn; then
-	echo 90 >$LAB/watchdog
+	echo 45 >$LAB/watchdog
 	KERNEL_BAD=0
 	rl_cycle freeze || { echo "# the transition failed"; err=1; }
 	set -- $(cat $LAB/churn)
