@@ -522,16 +522,21 @@ static bool dpm_idle(struct dpm_walk *walk)
 	return !atomic_read_acquire(&walk->inflight);
 }
 
-/* Wait until @dev may run, restarting the walk if it is stuck. */
+/*
+ * Wait until @dev may run, restarting the walk if it is stuck.  A restart
+ * may run @dev itself (its count then never reaches zero): stop waiting as
+ * soon as it has been started, and never spin when nothing is left.
+ */
 static void dpm_wait_ready(struct dpm_walk *walk, struct device *dev)
 {
-	while (atomic_read(&node(dev)->pending) > 0 && !READ_ONCE(walk->error)) {
+	while (atomic_read(&node(dev)->pending) > 0 && !READ_ONCE(walk->error) &&
+	       !dpm_node_test(dev, DPM_NODE_STARTED)) {
 		wait_event(walk->wq,
 			   atomic_read(&node(dev)->pending) <= 0 ||
 			   dpm_idle(walk) || READ_ONCE(walk->error));
 		if (dpm_idle(walk) && atomic_read(&node(dev)->pending) > 0 &&
-		    !READ_ONCE(walk->error))
-			dpm_unstall(walk);
+		    !READ_ONCE(walk->error) && !dpm_unstall(walk))
+			break;
 	}
 }
 

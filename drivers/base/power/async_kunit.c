@@ -540,6 +540,33 @@ static void dpm_async_lost_link_test(struct kunit *test)
 	dpm_walk_finish(&walk);
 }
 
+/*
+ * Tests the same with sync devices: the PM task, waiting for 3, restarts
+ * the walk with 3 itself and must then stop waiting for it.
+ */
+static void dpm_async_lost_link_sync_test(struct kunit *test)
+{
+	struct tspec spec[ARRAY_SIZE(lost)];
+	struct dpm_walk walk;
+	struct tgraph *g;
+	int i;
+
+	memcpy(spec, lost, sizeof(spec));
+	for (i = 0; i < ARRAY_SIZE(spec); i++)
+		spec[i].async = false;
+	g = tgraph_create(test, spec, ARRAY_SIZE(spec));
+	g->d[1]->sup[0] = 3;
+	g->d[1]->link[0] = device_link_add(&g->d[1]->dev, &g->d[3]->dev,
+					   DL_FLAG_STATELESS);
+	KUNIT_ASSERT_NOT_NULL(test, g->d[1]->link[0]);
+	g->d[4]->unlink = 1;
+
+	KUNIT_EXPECT_EQ(test, tgraph_walk(g, DPM_SUSPEND, &walk), 0);
+	check_all_ran_once(test, g);
+	KUNIT_EXPECT_EQ(test, walk.stats.stalls, 1);
+	dpm_walk_finish(&walk);
+}
+
 static struct kunit_case dpm_async_cases[] = {
 	KUNIT_CASE_PARAM(dpm_async_tree_order_test, dpm_phase_gen_params),
 	KUNIT_CASE_PARAM(dpm_async_mixed_test, dpm_phase_gen_params),
@@ -551,6 +578,7 @@ static struct kunit_case dpm_async_cases[] = {
 	KUNIT_CASE(dpm_async_error_test),
 	KUNIT_CASE(dpm_async_removed_test),
 	KUNIT_CASE(dpm_async_lost_link_test),
+	KUNIT_CASE(dpm_async_lost_link_sync_test),
 	{}
 };
 
