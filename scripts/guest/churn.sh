@@ -150,35 +150,35 @@ kill $LOADERS 2>/dev/null
 # sync.  The lab's watchdog is shortened: the case takes a few seconds.
 fixed_case()
 {
-err=0
-desc="churn: sync supplier whose consumer is deleted during the consumer's suspend, pm_async=0"
-echo "# [churn] $desc"
-echo 0 >/sys/power/pm_async
-printf 'vs async=0\nvc async=0 suppliers=vs suspend=4000000\n' >"$T/fixed.topo"
-if rl_load "$T/fixed.topo" && echo "1500000 vc" >$LAB/churn; then
-	echo 45 >$LAB/watchdog
-	KERNEL_BAD=0
-	rl_cycle freeze || { echo "# the transition failed"; err=1; }
-	set -- $(cat $LAB/churn)
-	[ "$1" = done ] || { echo "# churn: $*"; err=1; }
-	# vc was prepared (it took part) and vs's suspend came after.
-	awk -v t="${4:-0}" '$1 == "vs" && $2 == "prepare" { p = $4 }
-		$1 == "vs" && $2 == "suspend" { s = $3 }
-		END { exit !(p < t && t < s) }' $RPT ||
-		echo "# the removal did not land between prepare and vs's suspend: the case did not test what it should"
-	grep -v '^vc ' "$T/topo" >"$T/topo.rest"
-	mv "$T/topo.rest" "$T/topo"
-	rl_check_report good || err=1
-	grep -v '^vc ' "$T/state.base" | cmp -s - $LAB/state || { echo "# device state differs"; err=1; }
-	[ $KERNEL_BAD = 0 ] || err=1
-	cat $LAB/state >"$T/state.base"
-	rl_good_cycle || { echo "# the next cycle failed"; err=1; }
-	echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
-else
-	err=1
-fi
-echo 1 >/sys/power/pm_async
-rl_result $err "$desc"
+	err=0
+	desc="churn: sync supplier whose consumer is deleted during the consumer's suspend, pm_async=0"
+	echo "# [churn] $desc"
+	echo 0 >/sys/power/pm_async
+	printf 'vs async=0\nvc async=0 suppliers=vs suspend=4000000\n' >"$T/fixed.topo"
+	if rl_load "$T/fixed.topo" && echo "1500000 vc" >$LAB/churn; then
+		echo 45 >$LAB/watchdog
+		KERNEL_BAD=0
+		rl_cycle freeze || { echo "# the transition failed"; err=1; }
+		set -- $(cat $LAB/churn)
+		[ "$1" = done ] || { echo "# churn: $*"; err=1; }
+		# vc was prepared (it took part) and vs's suspend came after.
+		awk -v t="${4:-0}" '$1 == "vs" && $2 == "prepare" { p = $4 }
+			$1 == "vs" && $2 == "suspend" { s = $3 }
+			END { exit !(p < t && t < s) }' $RPT ||
+			echo "# the removal did not land between prepare and vs's suspend: the case did not test what it should"
+		grep -v '^vc ' "$T/topo" >"$T/topo.rest"
+		mv "$T/topo.rest" "$T/topo"
+		rl_check_report good || err=1
+		grep -v '^vc ' "$T/state.base" | cmp -s - $LAB/state || { echo "# device state differs"; err=1; }
+		[ $KERNEL_BAD = 0 ] || err=1
+		cat $LAB/state >"$T/state.base"
+		rl_good_cycle || { echo "# the next cycle failed"; err=1; }
+		echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
+	else
+		err=1
+	fi
+	echo 1 >/sys/power/pm_async
+	rl_result $err "$desc"
 }
 [ "${CHURN_FIXED:-1}" = 0 ] || fixed_case
 
