@@ -29,14 +29,10 @@ if [ -d "$SRC/tools/testing/selftests/pm_async" ]; then
 		INSTALL_PATH="$kst" install >/dev/null
 fi
 
-# pm-async-measure and the advisor it summarizes with (static), built from
-# a copy so the host build in scripts/advise is left alone.
-adv=$BUILD/advise-static
+# pm-async-measure and the advisor it summarizes with (static).
+adv=
 if [ -f "$TOP/scripts/advise/Makefile" ]; then
-	say "building pm-async-advise (static)"
-	mkdir -p "$adv"
-	cp -p "$TOP"/scripts/advise/Makefile "$TOP"/scripts/advise/*.[ch] "$adv/"
-	make -s -C "$adv" LDFLAGS=-static pm-async-advise >/dev/null
+	adv=$("$TOP/scripts/advise-static.sh")
 fi
 
 say "packing $out"
@@ -53,6 +49,6 @@ cp "$TOP"/scripts/guest/*.sh "$stage/pma/" 2>/dev/null || true
 [ -d "$obj/modinst/lib/modules" ] && cp -a "$obj/modinst/lib/modules" "$stage/lib/"
 [ -d "$kst" ] && cp -a "$kst" "$stage/kselftest"
 cp "$TOP/scripts/pm-async-measure" "$stage/usr/bin/"
-[ -x "$adv/pm-async-advise" ] && cp "$adv/pm-async-advise" "$stage/usr/bin/"
+[ -z "$adv" ] || cp "$adv" "$stage/usr/bin/"
 (cd "$stage" && find . | sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"

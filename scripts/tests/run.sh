@@ -24,7 +24,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..14"
+echo "1..15"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -145,5 +145,12 @@ printf 'junk\n@@TAP a\nKTAP version 1\n1..2\n    1..2\n    ok 1 x\n    not ok 2 
 TAP_TOTALS=$T/tot "$H/tap-summary.sh" g "$T/tap" >"$T/log" 2>&1
 [ "$(cat "$T/tot")" = "2 2 1" ] && grep -q 'died after 1 of 3' "$T/log"
 ok $? "tap-summary: leaves, skips and a stream that died are counted"
+
+# The guest's static advisor builds from a clean build directory (it once
+# needed a stray build/lib to find the shared helpers).
+adv=$(PMA_TOP=$(cd "$H/.." && pwd) PMA_BUILD=$T/advbuild "$H/advise-static.sh" 2>"$T/log") &&
+	[ "$adv" = "$T/advbuild/advise-static/pm-async-advise" ] &&
+	file -L "$adv" | grep -q 'statically linked' && "$adv" --help >/dev/null 2>&1
+ok $? "advise-static: a static advisor builds in an empty build directory"
 
 [ $fails = 0 ]
