@@ -6,7 +6,8 @@
 # checkpatch --strict and kernel-doc on what it touches and, unless
 # SERIES_CHECK_BUILD=0, build the kernel (bisectability).  After the last
 # patch drivers/base/power is built with W=1 (and sparse, C=1, when
-# installed).  Any problem fails the run.
+# installed) and, with sphinx-build installed, the HTML docs of
+# Documentation/power.  Any problem fails the run.
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -90,6 +91,18 @@ if [ "$problems" = 0 ] && [ "$build" = 1 ]; then
 	kmake W=1 drivers/base/power/ 2>"$dir/w1.err" || bad "W=1 build failed"
 	grep -E "($ours):[0-9]+.*warning:" "$dir/w1.err" | head -n 30 | sed 's/^/    /' | grep . &&
 		bad "W=1 warnings in the series' files"
+	if command -v sphinx-build >/dev/null; then
+		# The documents the series adds and the kernel-doc they pull
+		# in from async.c; the rest of Documentation/power is not ours.
+		say "== htmldocs of Documentation/power (Sphinx)"
+		kmake SPHINXDIRS=power htmldocs >"$dir/docs.log" 2>&1 ||
+			{ tail -n 20 "$dir/docs.log" | sed 's/^/    /'; bad "htmldocs failed"; }
+		grep -E "(pm-async[a-z-]*\.rst|power/async\.c).*(WARNING|ERROR)" "$dir/docs.log" |
+			head -n 30 | sed 's/^/    /' | grep . &&
+			bad "Sphinx warnings in the series' documents"
+		grep -q "build succeeded" "$dir/docs.log" ||
+			bad "htmldocs did not report success"
+	fi
 	if command -v sparse >/dev/null; then
 		say "== sparse (C=1) on drivers/base/power"
 		touch "$src"/drivers/base/power/*.c

@@ -19,6 +19,14 @@ KML=/sys/kernel/debug/kmemleak
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
+# Bytes in use per slab cache (active objects x object size), to show
+# which caches grew; empty without /proc/slabinfo.
+slabs() { awk 'NR > 2 { print $1, $2 * $4 }' /proc/slabinfo 2>/dev/null; }
+
+# Kernel worker threads: the async framework's pool grows with the largest
+# concurrency seen, and each worker is a task_struct in the slab.
+kworkers() { grep -l '^kworker' /proc/[0-9]*/comm 2>/dev/null | wc -l; }
+
 rl_init
 RL_SCALE=${RL_SCALE:-100} rl_topo "$prof" "$T/in.topo" && rl_load "$T/in.topo" ||
 	{ echo "Bail out! cannot load $prof"; exit 1; }
@@ -39,7 +47,9 @@ while [ $c -lt "$cycles" ]; do
 		echo 2 >/proc/sys/vm/drop_caches
 		s0=$(meminfo Slab) u0=$(meminfo SUnreclaim)
 		[ -w $KML ] && echo clear >$KML
-		echo "# [soak] after $c cycles: Slab ${s0} kB, SUnreclaim ${u0} kB"
+		slabs >"$T/slab0"
+		k0=$(kworkers)
+		echo "# [soak] after $c cycles: Slab ${s0} kB, SUnreclaim ${u0} kB, $k0 kworkers"
 	fi
 	[ $((c % 50)) = 0 ] && echo "# [soak] $prof: $c/$cycles cycles, $fails failed, Slab $(meminfo Slab) kB"
 done
@@ -50,6 +60,13 @@ s1=$(meminfo Slab) u1=$(meminfo SUnreclaim)
 err=0
 if [ -n "${u0:-}" ]; then
 	echo "# slab after cycle $warm: Slab $s0 kB, SUnreclaim $u0 kB; after cycle $c: Slab $s1 kB, SUnreclaim $u1 kB"
+	echo "# kworkers after cycle $warm: $k0, after cycle $c: $(kworkers)"
+	slabs >"$T/slab1"
+	# The caches that grew most, in kB.
+	awk 'NR == FNR { b[$1] = $2; next }
+	     $2 - b[$1] >= 1024 { printf "%d %s\n", ($2 - b[$1]) / 1024, $1 }' \
+		"$T/slab0" "$T/slab1" | sort -rn | head -n 8 |
+		while read -r kb name; do echo "#   slab $name grew by $kb kB"; done
 	[ $((u1 - u0)) -le "$slack" ] || err=1
 	rl_result $err "soak: unreclaimable slab grew by $((u1 - u0)) kB over $((c - warm)) cycles (at most $slack)"
 else

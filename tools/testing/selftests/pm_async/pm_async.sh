@@ -225,9 +225,10 @@ check_report()
 		}
 		for (i = 1; i <= nd; i++)
 			for (j = 1; j <= nr; j++)
-				if (n[dev[i] " " r[j]] != 1 && ++miss <= 5)
+				if (n[dev[i] " " r[j]] != 1 && ++miss <= 5) {
 					k = dev[i] " " r[j]
 					print "# " k ": " n[k] + 0 " lines, expected 1"
+				}
 		if (miss) {
 			print "# " miss " device/phase pairs without exactly one line"
 			err = 1
