@@ -145,6 +145,19 @@ static inline bool dpm_node_test(struct device *dev, int bit)
 	return test_bit(bit, &node(dev)->flags);
 }
 
+/*
+ * Wake the PM task if it waits in dpm_walk_run(); it is the only waiter.
+ * Callers change the condition it waits for with a value-returning atomic
+ * or under the error cmpxchg() first; wq_has_sleeper() has the barrier
+ * that pairs with the one in prepare_to_wait().  Most devices finish while
+ * nobody waits, and this keeps the wait queue lock out of their path.
+ */
+static void dpm_wake_task(struct dpm_walk *walk)
+{
+	if (wq_has_sleeper(&walk->wq))
+		wake_up(&walk->wq);
+}
+
 /**
  * dpm_walk_init - Prepare a walk over the devices of one phase.
  * @walk: Walk to initialize.
@@ -352,7 +365,7 @@ static void dpm_dep_done(struct dpm_walk *walk, struct device *from,
 		return;
 
 	if (!dpm_node_test(dev, DPM_NODE_ASYNC)) {
-		wake_up(&walk->wq);
+		dpm_wake_task(walk);
 		return;
 	}
 	if (READ_ONCE(walk->error) || !dpm_claim(walk, dev))
@@ -377,6 +390,7 @@ static void dpm_dep_done(struct dpm_walk *walk, struct device *from,
 static void dpm_visit_dependents(struct dpm_walk *walk, struct device *dev,
 				 dpm_dep_fn fn, void *data)
 {
+	struct list_head *links;
 	struct device_link *link;
 	struct device *child;
 	int idx;
@@ -391,7 +405,13 @@ static void dpm_visit_dependents(struct dpm_walk *walk, struct device *dev,
 	/*
 	 * A link deleted since dpm_walk_link() is not seen here, so its
 	 * dependent is never notified; dpm_unstall() takes care of that.
+	 * A link added since then does not count, so a list that looks
+	 * empty without the lock needs no walk (most devices have no links).
 	 */
+	links = walk->resume ? &dev->links.consumers : &dev->links.suppliers;
+	if (list_empty(links))
+		return;
+
 	idx = device_links_read_lock();
 	if (walk->resume) {
 		list_for_each_entry_rcu(link, &dev->links.consumers, s_node,
@@ -433,7 +453,7 @@ static void dpm_run_one(struct dpm_walk *walk, struct device *dev)
 
 	/* Only a suspend phase stops on errors; resume carries on. */
 	if (error && !walk->resume && !cmpxchg(&walk->error, 0, error))
-		wake_up(&walk->wq);
+		dpm_wake_task(walk);
 }
 
 /*
@@ -450,7 +470,7 @@ static void dpm_run_chain(struct dpm_walk *walk, struct device *dev, bool worker
 		dpm_visit_dependents(walk, dev, dpm_dep_done, &next);
 		set_bit(DPM_NODE_DONE, &node(dev)->flags);
 		if (atomic_dec_and_test(&walk->inflight))
-			wake_up(&walk->wq);
+			dpm_wake_task(walk);
 
 		dev = dpm_pop(&next.stack);
 		if (!dev) {
