@@ -610,6 +610,26 @@ static int topo_sort(const struct graph *g, int side, const int *key, int *out)
 }
 
 /*
+ * Merge step of a list being built in next[] from head: device @d, unless it
+ * is in the list already (inl[]), goes right after *prev (or first); either
+ * way it becomes the predecessor of the next device merged.
+ */
+static void merge_after(int d, int *prev, int *head, int *next, int *inl)
+{
+	if (!inl[d]) {
+		inl[d] = 1;
+		if (*prev < 0) {
+			next[d] = *head;
+			*head = d;
+		} else {
+			next[d] = next[*prev];
+			next[*prev] = d;
+		}
+	}
+	*prev = d;
+}
+
+/*
  * The PM core walks one list (dpm_list) in every phase: backwards in the
  * suspend phases, forwards in the resume phases.  The log shows, per phase,
  * the order in which callbacks started: exactly the walk for the PM task's
@@ -648,19 +668,7 @@ static void build_list(struct graph *g)
 		for (k = 0; k < m; k++) {
 			int d = seq[phase_is_suspend(ph) ? m - 1 - k : k];
 
-			if (inl[d]) {
-				prev = d;
-				continue;
-			}
-			inl[d] = 1;
-			if (prev < 0) {
-				next[d] = head;
-				head = d;
-			} else {
-				next[d] = next[prev];
-				next[prev] = d;
-			}
-			prev = d;
+			merge_after(d, &prev, &head, next, inl);
 		}
 	}
 	for (i = 0; i < g->n; i++)
@@ -716,23 +724,8 @@ static void compute_topo(struct graph *g)
 			head = d;
 			inl[d] = 1;
 		}
-		for (k = 0; k < g->n; k++) {
-			int d = lst[k];
-
-			if (inl[d]) {
-				prev = d;
-				continue;
-			}
-			inl[d] = 1;
-			if (prev < 0) {
-				next[d] = head;
-				head = d;
-			} else {
-				next[d] = next[prev];
-				next[prev] = d;
-			}
-			prev = d;
-		}
+		for (k = 0; k < g->n; k++)
+			merge_after(lst[k], &prev, &head, next, inl);
 		for (pos = 0, i = head; i >= 0; i = next[i], pos++)
 			key[i] = s ? pos : g->n - pos;
 		free(g->topo[ph]);
