@@ -117,7 +117,13 @@ if [ "$problems" = 0 ] && [ "$build" = 1 ]; then
 fi
 
 if [ "$problems" = 0 ]; then
-	say "series-check: $n patches apply with git am, checkpatch --strict and kernel-doc clean$([ "$build" = 1 ] && echo ", each builds, W=1 clean")"
+	extra=""
+	if [ "$build" = 1 ]; then
+		extra=", each builds, W=1 clean"
+		command -v sparse >/dev/null && extra="$extra, sparse clean"
+		command -v sphinx-build >/dev/null && extra="$extra, docs build clean"
+	fi
+	say "series-check: $n patches apply with git am, checkpatch --strict and kernel-doc clean$extra"
 else
 	say "series-check: $problems problem(s)"
 fi
