@@ -48,8 +48,10 @@
  * then runs the sync devices in walk order, each once its dependencies are
  * done.  While it waits for one, async devices keep starting as their own
  * dependencies finish: a sync device never holds back unrelated async ones.
- * With pm_async off every device is sync and the walk is the sequential
- * order of Linux 6.12.
+ * When a walk has many async devices, a helper in the async framework
+ * releases the second half of the tokens meanwhile, so that two threads
+ * start devices (and run the short ones in place).  With pm_async off
+ * every device is sync and the walk is the sequential order of Linux 6.12.
  *
  * Errors: in a suspend phase the first error (or a pending wakeup) stops
  * new starts.  Devices already started finish; devices not started are left
@@ -70,6 +72,7 @@
 #define pr_fmt(fmt) "PM: " fmt
 
 #include <linux/async.h>
+#include <linux/cpumask.h>
 #include <linux/debugfs.h>
 #include <linux/device.h>
 #include <linux/export.h>
@@ -100,6 +103,15 @@ enum {
  */
 static unsigned int dpm_inline_us = 50;
 static bool dpm_continue = true;
+
+/*
+ * With at least twice this many async devices in a walk (and more than one
+ * CPU), a helper in the async framework starts the second half of them while
+ * the PM task starts the first half; 0 disables that.  Starting a device
+ * costs a work item and a wake-up, or the whole callback when it is short,
+ * so on wide trees one thread starting them all is what takes the time.
+ */
+static unsigned int dpm_split_min = 256;
 
 /* What the last walk of each phase did, for debugfs; dpm_last_mtx. */
 #define DPM_CHAIN_MAX	16
@@ -185,6 +197,7 @@ void dpm_walk_init(struct dpm_walk *walk, enum dpm_phase phase,
 	atomic_set(&walk->inflight, 0);
 	walk->report = true;
 	walk->inline_ns = (u64)READ_ONCE(dpm_inline_us) * NSEC_PER_USEC;
+	walk->split_min = READ_ONCE(dpm_split_min);
 	walk->stats.event = state.event;
 }
 EXPORT_SYMBOL_IF_KUNIT(dpm_walk_init);
@@ -215,8 +228,10 @@ void dpm_walk_add(struct dpm_walk *walk, struct device *dev)
 	n->cp_prev = NULL;
 	n->dur_ns = 0;
 	n->cp_ns = 0;
-	if (dpm_is_async(dev))
+	if (dpm_is_async(dev)) {
 		__set_bit(DPM_NODE_ASYNC, &n->flags);
+		walk->nr_async++;
+	}
 	atomic_set(&n->pending, dpm_node_test(dev, DPM_NODE_ASYNC));
 	reinit_completion(&dev->power.completion);
 	list_add_tail(&n->entry, &walk->devices);
@@ -493,18 +508,81 @@ static void dpm_async_work(void *data, async_cookie_t cookie)
 	put_device(dev);
 }
 
-/* Start an async device whose dependencies are done, from the PM task. */
-static void dpm_task_start(struct dpm_walk *walk, struct device *dev)
+/*
+ * Start an async device whose dependencies are done, from the thread that
+ * released its token (the PM task, or a helper when @worker is true).
+ */
+static void dpm_start(struct dpm_walk *walk, struct device *dev, bool worker)
 {
 	if (!dpm_claim(walk, dev))
 		return;
 
 	if (dpm_fast(walk, dev)) {
 		atomic_inc(&walk->inlined);
-		dpm_run_chain(walk, dev, false);
+		dpm_run_chain(walk, dev, worker);
 	} else if (!dpm_queue(walk, dev)) {
-		dpm_run_chain(walk, dev, false);
+		dpm_run_chain(walk, dev, worker);
 	}
+}
+
+/*
+ * Release the tokens of the async devices from @n up to @end (NULL: to the
+ * end of the walk): those with nothing to wait for start.
+ */
+static void dpm_release(struct dpm_walk *walk, struct dpm_node *n,
+			struct dpm_node *end, bool worker)
+{
+	list_for_each_entry_from(n, &walk->devices, entry) {
+		struct device *dev = container_of(n, struct device, power.dpm);
+
+		if (n == end || READ_ONCE(walk->error))
+			break;
+		if (dpm_node_test(dev, DPM_NODE_ASYNC) &&
+		    atomic_dec_and_test(&n->pending))
+			dpm_start(walk, dev, worker);
+	}
+}
+
+/*
+ * The helper: release the tokens from @data, a device of the walk, to the
+ * end.  It counts as one device in flight until it is done, so the PM task
+ * cannot take the devices it has not released yet for stalled ones, and
+ * dpm_walk_run() waits for it before the walk goes away.
+ */
+static void dpm_release_work(void *data, async_cookie_t cookie)
+{
+	struct dpm_walk *walk = node(data)->walk;
+
+	dpm_release(walk, node(data), NULL, true);
+	if (atomic_dec_and_test(&walk->inflight))
+		dpm_wake_task(walk);
+}
+
+/*
+ * Hand the second half of the async devices to a helper if the walk has
+ * enough of them.  Return: the first device of that half, or NULL.
+ */
+static struct dpm_node *dpm_split(struct dpm_walk *walk)
+{
+	u32 half = walk->nr_async / 2, seen = 0;
+	struct dpm_node *n;
+
+	if (!walk->split_min || walk->nr_async < 2 * walk->split_min ||
+	    num_online_cpus() < 2)
+		return NULL;
+
+	list_for_each_entry(n, &walk->devices, entry)
+		if (test_bit(DPM_NODE_ASYNC, &n->flags) && seen++ == half)
+			break;
+
+	atomic_inc(&walk->inflight);
+	if (!async_schedule_dev_nocall(dpm_release_work,
+				       container_of(n, struct device, power.dpm))) {
+		atomic_dec(&walk->inflight);
+		return NULL;
+	}
+	walk->stats.helpers++;
+	return n;
 }
 
 /*
@@ -571,19 +649,13 @@ static void dpm_wait_ready(struct dpm_walk *walk, struct device *dev)
  */
 int dpm_walk_run(struct dpm_walk *walk)
 {
-	struct dpm_node *n;
+	struct dpm_node *n, *split;
 	ktime_t start = ktime_get();
 
 	/* Release the tokens: async devices with nothing to wait for start. */
-	list_for_each_entry(n, &walk->devices, entry) {
-		struct device *dev = container_of(n, struct device, power.dpm);
-
-		if (READ_ONCE(walk->error))
-			break;
-		if (dpm_node_test(dev, DPM_NODE_ASYNC) &&
-		    atomic_dec_and_test(&n->pending))
-			dpm_task_start(walk, dev);
-	}
+	split = dpm_split(walk);
+	n = list_first_entry(&walk->devices, struct dpm_node, entry);
+	dpm_release(walk, n, split, false);
 
 	/* Sync devices, in walk order, each once its dependencies are done. */
 	list_for_each_entry(n, &walk->devices, entry) {
@@ -706,14 +778,15 @@ static void dpm_walk_report(struct dpm_walk *walk)
 		strscpy(r->chain[--i], dev_name(dev), sizeof(r->chain[0]));
 	mutex_unlock(&dpm_last_mtx);
 
-	pm_pr_dbg("async %s: %llu.%03llu ms, critical path %llu.%03llu ms over %u devices ending at %s, %u queued, %u inline, %u continued, %u in task, peak %u%s\n",
+	pm_pr_dbg("async %s: %llu.%03llu ms, critical path %llu.%03llu ms over %u devices ending at %s, %u queued, %u inline, %u continued, %u helpers, %u in task, peak %u%s\n",
 		  dpm_phase_names[walk->phase],
 		  st->wall_ns / NSEC_PER_MSEC,
 		  (st->wall_ns % NSEC_PER_MSEC) / NSEC_PER_USEC,
 		  st->cp_ns / NSEC_PER_MSEC,
 		  (st->cp_ns % NSEC_PER_MSEC) / NSEC_PER_USEC,
 		  len, st->cp_end ? dev_name(st->cp_end) : "-",
-		  st->queued, st->inlined, st->continued, st->task, st->peak,
+		  st->queued, st->inlined, st->continued, st->helpers,
+		  st->task, st->peak,
 		  st->stalls ? ", restarted after a lost dependency" : "");
 }
 
@@ -766,18 +839,19 @@ static int dpm_async_stats_show(struct seq_file *s, void *unused)
 	int p, i;
 
 	mutex_lock(&dpm_last_mtx);
-	seq_puts(s, "# phase event devices wall_us cp_us queued inline continued task peak stalls not_started chain_len chain\n");
+	seq_puts(s, "# phase event devices wall_us cp_us queued inline continued helpers task peak stalls not_started chain_len chain\n");
 	for (p = 0; p < DPM_NR_PHASES; p++) {
 		struct dpm_phase_report *r = &dpm_last[p];
 		struct dpm_walk_stats *st = &r->stats;
 
 		if (!st->devices)
 			continue;
-		seq_printf(s, "%s %d %u %llu %llu %u %u %u %u %u %u %u %u ",
+		seq_printf(s, "%s %d %u %llu %llu %u %u %u %u %u %u %u %u %u ",
 			   dpm_phase_names[p], st->event, st->devices,
 			   st->wall_ns / NSEC_PER_USEC, st->cp_ns / NSEC_PER_USEC,
-			   st->queued, st->inlined, st->continued, st->task,
-			   st->peak, st->stalls, st->not_started, r->chain_len);
+			   st->queued, st->inlined, st->continued, st->helpers,
+			   st->task, st->peak, st->stalls, st->not_started,
+			   r->chain_len);
 		if (r->chain_len > r->shown)
 			seq_puts(s, "...>");
 		for (i = 0; i < r->shown; i++)
@@ -796,6 +870,7 @@ static int __init dpm_async_debugfs_init(void)
 	debugfs_create_file("stats", 0444, dir, NULL, &dpm_async_stats_fops);
 	debugfs_create_u32("inline_us", 0644, dir, &dpm_inline_us);
 	debugfs_create_bool("continue", 0644, dir, &dpm_continue);
+	debugfs_create_u32("split_min", 0644, dir, &dpm_split_min);
 	return 0;
 }
 late_initcall(dpm_async_debugfs_init);

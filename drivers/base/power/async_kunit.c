@@ -8,6 +8,7 @@
 
 #include <kunit/test.h>
 #include <linux/atomic.h>
+#include <linux/cpumask.h>
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/ktime.h>
@@ -51,6 +52,7 @@ struct tgraph {
 	atomic_t seq;
 	atomic_t violations;
 	bool resume;
+	unsigned int split_min;		/* &dpm_walk.split_min, 0 by default */
 };
 
 static struct tdev *to_tdev(struct device *dev)
@@ -220,6 +222,7 @@ static int tgraph_walk(struct tgraph *g, enum dpm_phase phase,
 	walk->report = false;
 	/* Callbacks without a sleep are short, however slow the machine. */
 	walk->inline_ns = 5 * NSEC_PER_MSEC;
+	walk->split_min = g->split_min;
 	for (i = 0; i < g->n; i++) {
 		int k = g->resume ? i : g->n - 1 - i;
 
@@ -455,6 +458,38 @@ static void dpm_async_inline_test(struct kunit *test)
 }
 
 /*
+ * Tests that a helper starts the second half of the async devices: in the
+ * suspend walk of the tree (9, 8, ..., 0) the PM task releases 9 to 5 and
+ * the helper 4 to 0, so leaf 4 runs in the helper, in place (short).
+ */
+static void dpm_async_split_test(struct kunit *test)
+{
+	struct tgraph *g = tree_variant(test, true, 0);
+	bool split = num_online_cpus() > 1;
+	struct dpm_walk walk;
+
+	g->split_min = 2;
+	/* The first walk learns the durations... */
+	KUNIT_EXPECT_EQ(test, tgraph_walk(g, DPM_SUSPEND, &walk), 0);
+	dpm_walk_finish(&walk);
+	/* ...the second one runs them in place, in two threads. */
+	KUNIT_EXPECT_EQ(test, tgraph_walk(g, DPM_SUSPEND, &walk), 0);
+	check_all_ran_once(test, g);
+	KUNIT_EXPECT_EQ(test, walk.stats.helpers, split ? 1 : 0);
+	KUNIT_EXPECT_EQ(test, atomic_read(&walk.inlined), ARRAY_SIZE(tree));
+	KUNIT_EXPECT_EQ(test, g->d[4]->in_task, !split);
+	KUNIT_EXPECT_TRUE(test, g->d[9]->in_task);
+	dpm_walk_finish(&walk);
+
+	/* Fewer than twice split_min async devices: no helper. */
+	g->split_min = ARRAY_SIZE(tree);
+	KUNIT_EXPECT_EQ(test, tgraph_walk(g, DPM_RESUME, &walk), 0);
+	check_all_ran_once(test, g);
+	KUNIT_EXPECT_EQ(test, walk.stats.helpers, 0);
+	dpm_walk_finish(&walk);
+}
+
+/*
  * Tests that after an error in a suspend phase nothing starts that depends
  * on the failed device, the walk returns the error, and exactly the devices
  * that ran are reported as started.
@@ -574,6 +609,7 @@ static struct kunit_case dpm_async_cases[] = {
 	KUNIT_CASE(dpm_async_no_sync_stall_test),
 	KUNIT_CASE(dpm_async_continue_test),
 	KUNIT_CASE(dpm_async_inline_test),
+	KUNIT_CASE(dpm_async_split_test),
 	KUNIT_CASE(dpm_async_error_test),
 	KUNIT_CASE(dpm_async_removed_test),
 	KUNIT_CASE(dpm_async_lost_link_test),
