@@ -28,7 +28,8 @@
 #           (phone), SOAK_FLAVOUR (kasan: the flavour with kmemleak; test
 #           is about five times faster under TCG, and checks slab growth
 #           but not leaks; make check-kasan ends with a kmemleak scan)
-#   all     CAMPAIGN_FLAVOUR (test), CAMPAIGN_OUT (out/campaign/NAME-DATE;
+#   all     RL_SPLIT_MIN (the engine's split_min, e.g. 4 for a start
+#           helper in almost every phase), CAMPAIGN_FLAVOUR (test), CAMPAIGN_OUT (out/campaign/NAME-DATE;
 #           with CAMPAIGN_SUMMARY=only, the summary of that earlier run),
 #           CAMPAIGN_TIMEOUT (seconds per boot, 14400), CAMPAIGN_PARALLEL
 #           (1: the kernels' guests run at the same time)
@@ -52,7 +53,7 @@ mkdir -p "$out"
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
 for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV \
-	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB RL_SCALE RL_SEED RL_TIMEOUT; do
+	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB RL_SCALE RL_SEED RL_TIMEOUT RL_SPLIT_MIN; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done
 
