@@ -29,8 +29,9 @@
 #           is about five times faster under TCG, and checks slab growth
 #           but not leaks; make check-kasan ends with a kmemleak scan)
 #   all     RL_SPLIT_MIN (the engine's split_min, e.g. 4 for a start
-#           helper in almost every phase), CAMPAIGN_FLAVOUR (test), CAMPAIGN_OUT (out/campaign/NAME-DATE;
-#           with CAMPAIGN_SUMMARY=only, the summary of that earlier run),
+#           helper in almost every phase), CAMPAIGN_FLAVOUR (test),
+#           CAMPAIGN_OUT (out/campaign/NAME-DATE; with
+#           CAMPAIGN_SUMMARY=only, the summary of that earlier run),
 #           CAMPAIGN_TIMEOUT (seconds per boot, 14400), CAMPAIGN_PARALLEL
 #           (1: the kernels' guests run at the same time)
 
@@ -185,8 +186,10 @@ summary()
 	done
 	# Stock against patched: the same fault must end the same way on both.
 	if [ "$camp" = faults ] && [ -d "$out/stock" ] && [ -d "$out/patched" ]; then
-		grep -h '^\(not \)\{0,1\}ok ' "$out/stock/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/stock.res"
-		grep -h '^\(not \)\{0,1\}ok ' "$out/patched/results.log" | sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/patched.res"
+		for k in stock patched; do
+			grep -h '^\(not \)\{0,1\}ok ' "$out/$k/results.log" |
+				sed 's/^\(not ok\|ok\) [0-9]* \(.*\)/\2\t\1/' | sort >"$out/$k.res"
+		done
 		if cmp -s "$out/stock.res" "$out/patched.res"; then
 			echo "stock and patched: the same outcome for all $(wc -l <"$out/patched.res") faults"
 		else

@@ -7,26 +7,21 @@
 # allocations (lab devices created and removed, churn, faults) are checked.
 # Skipped without /sys/kernel/debug/kmemleak.
 
-KML=/sys/kernel/debug/kmemleak
+. /pma/rlib.sh
 
 echo "@@TAP kmemleak"
 echo "1..1"
-if [ ! -w $KML ]; then
+if [ ! -w $RL_KML ]; then
 	echo "ok 1 kmemleak # SKIP not in this kernel"
 else
 	# Let the lab's devices go first: what is still allocated then and
 	# unreferenced is a leak.
-	[ -w /sys/kernel/debug/pm_async_test/topology ] &&
-		echo clear >/sys/kernel/debug/pm_async_test/topology
-	echo scan >$KML
-	sleep 5
-	echo scan >$KML
-	n=$(grep -c '^unreferenced object' $KML)
-	if [ "$n" = 0 ]; then
+	[ -w $LAB/topology ] && echo clear >$LAB/topology
+	rl_kmemleak_scan
+	if [ "$KML_N" = 0 ]; then
 		echo "ok 1 kmemleak: no unreferenced object"
 	else
-		head -n 80 $KML | sed 's/^/# /'
-		echo "not ok 1 kmemleak: $n unreferenced objects"
+		echo "not ok 1 kmemleak: $KML_N unreferenced objects"
 	fi
 fi
 echo "@@TAPEND kmemleak rc=0"

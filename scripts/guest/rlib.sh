@@ -58,6 +58,20 @@ rl_result()
 	fi
 }
 
+# rl_kmemleak_scan: scan for leaks twice (an object is reported once it has
+# stayed unreferenced over a scan), set KML_N to the number of unreferenced
+# objects and, if any, print the start of the list as comments.  Needs a
+# kernel with kmemleak ($RL_KML writable).
+RL_KML=/sys/kernel/debug/kmemleak
+rl_kmemleak_scan()
+{
+	echo scan >$RL_KML
+	sleep 5
+	echo scan >$RL_KML
+	KML_N=$(grep -c '^unreferenced object' $RL_KML)
+	[ "$KML_N" = 0 ] || head -n 80 $RL_KML | sed 's/^/#   /'
+}
+
 rl_summary()
 {
 	echo "1..$N_TEST"

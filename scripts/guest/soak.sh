@@ -15,7 +15,6 @@ cycles=${1:-1000}
 prof=${2:-phone}
 warm=${SOAK_WARMUP:-20}
 slack=${SOAK_SLAB_KB:-512}
-KML=/sys/kernel/debug/kmemleak
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
@@ -46,7 +45,7 @@ while [ $c -lt "$cycles" ]; do
 	if [ $c = "$warm" ]; then
 		echo 2 >/proc/sys/vm/drop_caches
 		s0=$(meminfo Slab) u0=$(meminfo SUnreclaim)
-		[ -w $KML ] && echo clear >$KML
+		[ -w $RL_KML ] && echo clear >$RL_KML
 		slabs >"$T/slab0"
 		k0=$(kworkers)
 		echo "# [soak] after $c cycles: Slab ${s0} kB, SUnreclaim ${u0} kB, $k0 kworkers"
@@ -72,13 +71,9 @@ if [ -n "${u0:-}" ]; then
 else
 	rl_result 1 "soak: fewer cycles than the warm-up ($warm), no slab figures"
 fi
-if [ -w $KML ]; then
-	echo scan >$KML
-	sleep 1
-	echo scan >$KML
-	n=$(grep -c '^unreferenced object' $KML)
-	[ "$n" = 0 ] || head -n 60 $KML | sed 's/^/#   /'
-	rl_result $((n != 0)) "soak: kmemleak reports $n unreferenced objects"
+if [ -w $RL_KML ]; then
+	rl_kmemleak_scan
+	rl_result $((KML_N != 0)) "soak: kmemleak reports $KML_N unreferenced objects"
 else
 	echo "ok $((N_TEST + 1)) soak: kmemleak # SKIP not in this kernel"
 	N_TEST=$((N_TEST + 1))

@@ -170,6 +170,17 @@ static void dpm_wake_task(struct dpm_walk *walk)
 		wake_up(&walk->wq);
 }
 
+/*
+ * A device (or the start helper) of @walk is done: leave the count of those
+ * in flight, and wake the PM task if that was the last one.  Dependents
+ * must have been notified before, see dpm_idle().
+ */
+static void dpm_leave(struct dpm_walk *walk)
+{
+	if (atomic_dec_and_test(&walk->inflight))
+		dpm_wake_task(walk);
+}
+
 /**
  * dpm_walk_init - Prepare a walk over the devices of one phase.
  * @walk: Walk to initialize.
@@ -484,8 +495,7 @@ static void dpm_run_chain(struct dpm_walk *walk, struct device *dev, bool worker
 		dpm_run_one(walk, dev);
 		dpm_visit_dependents(walk, dev, dpm_dep_done, &next);
 		set_bit(DPM_NODE_DONE, &node(dev)->flags);
-		if (atomic_dec_and_test(&walk->inflight))
-			dpm_wake_task(walk);
+		dpm_leave(walk);
 
 		dev = dpm_pop(&next.stack);
 		if (!dev) {
@@ -554,8 +564,7 @@ static void dpm_release_work(void *data, async_cookie_t cookie)
 	struct dpm_walk *walk = node(data)->walk;
 
 	dpm_release(walk, node(data), NULL, true);
-	if (atomic_dec_and_test(&walk->inflight))
-		dpm_wake_task(walk);
+	dpm_leave(walk);
 }
 
 /*
