@@ -8,7 +8,9 @@
 #  3. the stock test kernel (lab part of the series only): the kselftest and
 #     a clean kernel log, so the lab is proven on the unmodified PM core.
 # Both kernels also run the reduced reliability set (faults, fuzz seeds,
-# churn: scripts/guest/reliability.sh) before the kernel log check.
+# churn: scripts/guest/reliability.sh), pm-async-measure on real S3
+# (measure.sh) and the advisor's profile of a real laptop's log replayed
+# in the lab (replay.sh) before the kernel log check.
 # CHECK_KERNELS="patched stock" and CHECK_STREAMS select parts.
 
 set -uo pipefail
@@ -59,7 +61,7 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 		args+=("$k" "$out/$k-build.tap")
 		continue
 	fi
-	streams=${CHECK_STREAMS:-kselftest kunit reliability measure dmesg}
+	streams=${CHECK_STREAMS:-kselftest kunit reliability measure replay dmesg}
 	[ "$k" = stock ] && streams=${streams/kunit/}
 	step "$k kernel: booting QEMU for: $streams"
 	# no_console_suspend: the lab's watchdog reports a hung transition

@@ -46,6 +46,9 @@ cp "$TOP/scripts/guest/init" "$stage/init"
 chmod +x "$stage/init"
 mkdir -p "$stage/pma"
 cp "$TOP"/scripts/guest/*.sh "$stage/pma/" 2>/dev/null || true
+# a real laptop's suspend log for the replay stream (replay.sh)
+mkdir -p "$stage/pma/data"
+cp "$TOP"/scripts/advise/tests/data/*.txt "$stage/pma/data/"
 [ -d "$obj/modinst/lib/modules" ] && cp -a "$obj/modinst/lib/modules" "$stage/lib/"
 [ -d "$kst" ] && cp -a "$kst" "$stage/kselftest"
 cp "$TOP/scripts/pm-async-measure" "$stage/usr/bin/"

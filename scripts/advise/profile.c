@@ -18,7 +18,17 @@ static int name_char_ok(int c)
 	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '-';
 }
 
-/* out[i]: lab name of device i: [A-Za-z0-9_.:-], <= 31 chars, unique */
+/*
+ * The lab creates a device without a parent directly in /sys/devices, where
+ * the guest's own top-level devices live (platform, pci0000:00, pnp0,
+ * LNXSYSTM:00...): a machine's root devices get this prefix in the profile.
+ */
+#define LAB_TOP_PREFIX "top-"
+
+/*
+ * out[i]: lab name of device i: [A-Za-z0-9_.:-], <= 31 chars, unique;
+ * devices without a parent start with LAB_TOP_PREFIX.
+ */
 void sanitize_names(const struct graph *g, char **out)
 {
 	struct strmap used;
@@ -30,6 +40,10 @@ void sanitize_names(const struct graph *g, char **out)
 		const char *s = g->d[i].name;
 		int k = 0, dup;
 
+		if (g->d[i].parent < 0) {
+			strcpy(base, LAB_TOP_PREFIX);
+			k = (int)strlen(LAB_TOP_PREFIX);
+		}
 		for (; *s && k < LAB_NAME_MAX; s++)
 			base[k++] = name_char_ok((unsigned char)*s) ? *s : '_';
 		base[k] = 0;
@@ -70,6 +84,8 @@ int profile_write(const struct graph *g, FILE *f, double scale,
 	fprintf(f, "# source: %s; %d devices; callback times in us scaled by %g\n",
 		source ? source : "-", g->n, scale);
 	fprintf(f, "# async= is the flag seen in the log; devices seen only as parents: async=1, 0 us\n");
+	fprintf(f, "# devices without a parent are named %sNAME (the guest has its own platform, pci0000:00...)\n",
+		LAB_TOP_PREFIX);
 	/* resume walk order: parents and suppliers first */
 	for (k = 0; k < g->n; k++) {
 		const struct dev *d;

@@ -48,13 +48,14 @@ dmesg_clean()
 	fi
 }
 
-set -- ${*:-kselftest kunit measure dmesg}
+set -- ${*:-kselftest kunit reliability measure replay dmesg}
 for s in "$@"; do
 	case $s in
 	kselftest) [ -x $ksft ] || [ -f $ksft ] && stream kselftest sh $ksft ;;
 	kunit) stream kunit kunit ;;
 	reliability) stream reliability sh /pma/reliability.sh ;;
 	measure) stream measure sh /pma/measure.sh ;;
+	replay) stream replay sh /pma/replay.sh ;;
 	dmesg) stream dmesg dmesg_clean ;;
 	esac
 done

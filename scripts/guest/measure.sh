@@ -158,7 +158,8 @@ devices_ok()
 	echo "$SLOW" | while read -r dev cs cr; do
 		for ph in suspend resume; do
 			if [ $ph = suspend ]; then conf=$cs; else conf=$cr; fi
-			parsed=$(sed -n "s/^$dev .* $ph=\([0-9]*\).*/\1/p" /tmp/last.prof | head -n 1)
+			parsed=$(sed -n -e "s/^$dev .* $ph=\([0-9]*\).*/\1/p" \
+				-e "s/^top-$dev .* $ph=\([0-9]*\).*/\1/p" /tmp/last.prof | head -n 1)
 			lab=$(awk -v d=$dev -v p=$ph '$1 == d && $2 == p { printf "%d", ($4 - $3) / 1000 }' /tmp/last.report)
 			echo "# $dev $ph: configured $conf us, lab report $lab us, parsed $parsed us"
 			awk -v c="$conf" -v l="$lab" -v p="$parsed" 'BEGIN {

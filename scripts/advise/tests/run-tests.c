@@ -546,8 +546,8 @@ static void test_profile(void)
 	}
 	ok(same, "profile: round trip keeps names, parents, async flags, scaled durations");
 	i = graph_find(&h, "Fixed_MDIO_bus.0");
-	ok(i >= 0 && !strcmp(h.d[h.d[i].parent].name, "platform"),
-	   "profile: name sanitized ('Fixed MDIO bus.0' -> 'Fixed_MDIO_bus.0')");
+	ok(i >= 0 && !strcmp(h.d[h.d[i].parent].name, "top-platform"),
+	   "profile: name sanitized ('Fixed MDIO bus.0' -> 'Fixed_MDIO_bus.0'), its root 'platform' -> 'top-platform'");
 	graph_free(&h);
 	graph_free(&g);
 	pmlog_free(&log);
@@ -559,14 +559,20 @@ static void test_profile(void)
 	graph_add_dev(&g, "a-very-long-device-name-with/slash-and-more", "", NULL);
 	graph_add_dev(&g, "a-very-long-device-name-with/slash-and-more", "", "x");
 	{
-		char *nm[4];
+		char *nm[8];
 
+		graph_resolve(&g);
+		ok(g.n == 7, "profile: 4 devices and 3 parent-only roots (got %d)", g.n);
 		sanitize_names(&g, nm);
 		ok(!strcmp(nm[0], "PNP0C0B:00") && !strcmp(nm[1], "PNP0C0B:00-2") &&
 		   strlen(nm[2]) == 31 && strlen(nm[3]) == 31 &&
 		   strcmp(nm[2], nm[3]) && !strchr(nm[2], '/'),
 		   "profile: names made unique and cut to 31 chars (%s, %s)", nm[2], nm[3]);
-		for (i = 0; i < 4; i++)
+		ok(!strncmp(nm[2], "top-a-very-long", 15) && !strncmp(nm[3], "a-very-long", 11) &&
+		   !strcmp(nm[4], "top-platform") && !strcmp(nm[5], "top-LNXSYBUS:01") &&
+		   !strcmp(nm[6], "top-x"),
+		   "profile: devices without a parent get 'top-' (%s, %s, %s)", nm[2], nm[4], nm[6]);
+		for (i = 0; i < g.n; i++)
 			free(nm[i]);
 	}
 	graph_free(&g);

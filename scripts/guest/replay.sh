@@ -1,0 +1,79 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# replay.sh (in the guest): a real machine's suspend log replayed in the
+# lab, the path of "pm-async advise --profile" into "make bench
+# BENCH_PROFILES=FILE".  The advisor rebuilds the skynet laptop's device
+# graph from its kernel log (/pma/data, a copy of the advisor's test
+# sample) and writes it in the lab's topology format, callback times
+# scaled by REPLAY_SCALE (default 0.01: the 839 ms disk becomes 8.4 ms).
+# TAP:
+#  - the profile has a line per device the advisor found (141);
+#  - the lab loads it whole;
+#  - REPLAY_CYCLES cycles (default 2, pm_async on, then off) succeed with
+#    no violation, one line per device and callback in the lab's report,
+#    every device back active (rl_good_cycle);
+#  - the devices the log shows as sync ran in the PM task, and the slowest
+#    device's callback took at least its scaled time.
+
+. /pma/rlib.sh
+
+LOG=/pma/data/skynet_freeze_dmesg.txt
+scale=${REPLAY_SCALE:-0.01}
+cycles=${REPLAY_CYCLES:-2}
+
+echo "TAP version 13"
+rl_init
+
+pm-async-advise --profile "$T/sky.topo" --scale "$scale" $LOG >"$T/advise.txt" 2>&1
+rc=$?
+ndev=$(grep -c '^[^#]' "$T/sky.topo" 2>/dev/null)
+ok=1
+[ $rc = 0 ] && [ "$ndev" = 141 ] && ok=0
+[ $ok = 0 ] || sed 's/^/# /' "$T/advise.txt" | tail -n 20
+rl_result $ok "advise --profile --scale $scale: 141 devices from the skynet log (got ${ndev:-none})"
+
+rl_load "$T/sky.topo"
+rl_result $? "the lab loads the profile ($(grep -c . $LAB/state) devices)"
+
+# The slowest suspend callback of the profile and its time (us).
+set -- $(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^suspend=/) {
+		t = substr($i, 9) + 0; if (t > max) { max = t; d = $1 } } }
+	END { print d, max + 0 }' "$T/topo")
+slow=$1 slow_us=$2
+echo "# slowest suspend callback: $slow, $slow_us us"
+
+# replay_check MODE: the sync devices of the profile ran in the PM task and
+# the slowest callback took its time.
+replay_check()
+{
+	awk -v topo="$T/topo" -v mode="$1" -v slow="$slow" -v us="$slow_us" '
+	BEGIN {
+		while ((getline l < topo) > 0)
+			if (l ~ / async=0/) { split(l, f, " "); sync[f[1]] = 1 }
+	}
+	$1 == "violations" { next }
+	(mode == 0 || sync[$1]) && $6 != "task" { bad++; if (bad <= 5) print "# not in the PM task: " $0 }
+	$1 == slow && $2 == "suspend" && ($4 - $3) / 1000 < us {
+		bad++; print "# " slow " suspend took " int(($4 - $3) / 1000) " us < " us " us"
+	}
+	$1 == slow && $2 == "suspend" { seen = 1 }
+	END {
+		if (!seen) { bad++; print "# no suspend line of " slow }
+		exit bad ? 1 : 0
+	}' $RPT
+}
+
+c=0
+while [ $c -lt "$cycles" ]; do
+	c=$((c + 1))
+	mode=$((c % 2))
+	echo $mode >/sys/power/pm_async
+	err=0
+	rl_good_cycle || err=1
+	[ $err = 0 ] && { replay_check $mode || err=1; }
+	rl_result $err "replay cycle $c (pm_async=$mode): no violation, every device and callback, all active again, sync devices in the PM task, $slow's suspend >= $slow_us us"
+done
+
+rl_summary replay
+rl_fini
