@@ -25,9 +25,11 @@
 #   churn   CHURN_KERNELS ("patched stock"), CHURN_ROUNDS (40), CHURN_NDEV
 #           (60), RL_SEED
 #   soak    SOAK_KERNELS ("patched"), SOAK_CYCLES (1000), SOAK_PROFILE
-#           (phone), SOAK_FLAVOUR (kasan: the flavour with kmemleak; test
-#           is about five times faster under TCG, and checks slab growth
-#           but not leaks; make check-kasan ends with a kmemleak scan)
+#           (phone), SOAK_FLAVOUR (slab: the bench kernel with
+#           /proc/slabinfo, which tells the caches that grow with the
+#           async framework's workers from the others; kasan: kmemleak
+#           instead, several times slower; make check-kasan ends with a
+#           kmemleak scan too), SOAK_OTHER_KB, SOAK_SLAB_KB
 #   all     RL_SPLIT_MIN (the engine's split_min, e.g. 4 for a start
 #           helper in almost every phase), CAMPAIGN_FLAVOUR (test),
 #           CAMPAIGN_OUT (out/campaign/NAME-DATE; with
@@ -44,7 +46,7 @@ case $camp in
 faults) kernels=${FAULT_KERNELS:-stock patched} ;;
 fuzz) kernels=${FUZZ_KERNELS:-patched} ;;
 churn) kernels=${CHURN_KERNELS:-patched stock} ;;
-soak) kernels=${SOAK_KERNELS:-patched}; flavour=${SOAK_FLAVOUR:-kasan} ;;
+soak) kernels=${SOAK_KERNELS:-patched}; flavour=${SOAK_FLAVOUR:-slab} ;;
 *) die "unknown campaign '$camp' (faults, fuzz, churn, soak)" ;;
 esac
 out=${CAMPAIGN_OUT:-$TOP/out/campaign/$camp-$(date +%Y%m%d-%H%M%S)}
@@ -54,7 +56,7 @@ mkdir -p "$out"
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
 for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV \
-	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB RL_SCALE RL_SEED RL_TIMEOUT RL_SPLIT_MIN; do
+	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT RL_SPLIT_MIN; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done
 
