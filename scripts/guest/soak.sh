@@ -25,8 +25,9 @@ prof=${2:-phone}
 warm=${SOAK_WARMUP:-20}
 slack=${SOAK_SLAB_KB:-512}
 other_max=${SOAK_OTHER_KB:-128}
-# caches whose objects come with tasks, and the vmalloc bookkeeping
-TASK_CACHES=" task_struct signal_cache sighand_cache cred pid proc_inode_cache vm_area_struct maple_node vmap_area "
+# Caches whose objects come with tasks (dentry: the /proc/PID entries that
+# kworkers() reads for every task), and the vmalloc bookkeeping.
+TASK_CACHES=" task_struct signal_cache sighand_cache cred pid proc_inode_cache dentry vm_area_struct maple_node vmap_area "
 
 meminfo() { awk -v k="$1:" '$1 == k { print $2 }' /proc/meminfo; }
 
