@@ -59,8 +59,10 @@ initramfs: tree
 	@$(S)/build-kernel.sh $(KERNEL) $(FLAVOUR)
 	@$(S)/mkinitramfs.sh $(KERNEL) $(FLAVOUR)
 
+# CMD goes through the environment, so it may hold any quotes.
+run: export CMD := $(CMD)
 run: initramfs
-	@$(S)/qemu-run.sh -k $(KERNEL) -f $(FLAVOUR) -- '$(CMD)'
+	@$(S)/qemu-run.sh -k $(KERNEL) -f $(FLAVOUR) -- "$$CMD"
 
 tools:
 	@for d in $(S)/report $(S)/advise; do [ ! -f $$d/Makefile ] || $(MAKE) -s -C $$d; done
