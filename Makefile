@@ -10,6 +10,10 @@ S := scripts
 KERNEL ?= patched
 FLAVOUR ?= test
 CMD ?= sh /pma/check.sh
+# make run passes CMD through the environment, taken as written (no make
+# expansion of '$'), so it may hold any quotes and shell variables.
+override CMD := $(value CMD)
+export CMD
 
 .PHONY: help deps tree export kernel base-kernel bench-kernels kernels \
 	initramfs run tools check demo bench series series-check clean distclean \
@@ -59,8 +63,6 @@ initramfs: tree
 	@$(S)/build-kernel.sh $(KERNEL) $(FLAVOUR)
 	@$(S)/mkinitramfs.sh $(KERNEL) $(FLAVOUR)
 
-# CMD goes through the environment, so it may hold any quotes.
-run: export CMD := $(CMD)
 run: initramfs
 	@$(S)/qemu-run.sh -k $(KERNEL) -f $(FLAVOUR) -- "$$CMD"
 

@@ -24,7 +24,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..15"
+echo "1..16"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -152,5 +152,18 @@ adv=$(PMA_TOP=$(cd "$H/.." && pwd) PMA_BUILD=$T/advbuild "$H/advise-static.sh" 2
 	[ "$adv" = "$T/advbuild/advise-static/pm-async-advise" ] &&
 	file -L "$adv" | grep -q 'statically linked' && "$adv" --help >/dev/null 2>&1
 ok $? "advise-static: a static advisor builds in an empty build directory"
+
+# make run hands CMD to qemu-run.sh unchanged, whatever quotes it holds:
+# the Makefile with stand-in scripts (S=) that record what they get.
+mkdir -p "$T/fake"
+for f in deps tree build-kernel mkinitramfs; do
+	printf '#!/bin/sh\nexit 0\n' >"$T/fake/$f.sh"
+done
+printf '#!/bin/sh\nprintf "%%s\\n" "$@" >"%s"\n' "$T/args" >"$T/fake/qemu-run.sh"
+chmod +x "$T"/fake/*.sh
+cmd="echo \"it's\" 'quoted' \$HOME \$(x); uname -r"
+make -s -C "$H/.." run S="$T/fake" KERNEL=stock FLAVOUR=bench CMD="$cmd" >"$T/log" 2>&1 &&
+	[ "$(tail -n 1 "$T/args")" = "$cmd" ] && [ "$(head -n 4 "$T/args" | tr '\n' ' ')" = "-k stock -f bench " ]
+ok $? "make run: CMD with quotes, \$VAR and \$(...) reaches qemu-run.sh unchanged"
 
 [ $fails = 0 ]
