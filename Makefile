@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 #
-# pm-async: dependency-driven async device suspend/resume for Linux 6.12,
+# pm-async: dependency-driven async device suspend/resume for Linux 7.3,
 # and the lab that proves it.  "make help" lists the targets.
 
 SHELL := /bin/bash

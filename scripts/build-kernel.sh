@@ -43,11 +43,6 @@ kmake() { make -s -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" LOCALVERSION="$releas
 frag=$obj/pm-async.config
 {
 	cat "$TOP/configs/base.config" "$TOP/configs/$flavour.config"
-	# The engine's own tests exist only in trees that have the engine.
-	if [ -f "$src/drivers/base/power/async.c" ] &&
-	   [ -f "$TOP/configs/engine-$flavour.config" ]; then
-		cat "$TOP/configs/engine-$flavour.config"
-	fi
 	echo 'CONFIG_LOCALVERSION=""'
 	echo "# CONFIG_LOCALVERSION_AUTO is not set"
 } >"$frag.new"

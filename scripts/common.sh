@@ -9,13 +9,22 @@ BUILD=${PMA_BUILD:-$TOP/build}
 # shares objects between stock and patched, and between clones.
 SRC=$BUILD/patched/src		# patched tree (git, branch pm-async)
 SRC_STOCK=$BUILD/stock/src	# worktree at the end of the lab part
-KTAR=${PMA_KERNEL_TAR:-/usr/src/linux-source-6.12.tar.xz}
-KPKG=linux-source-6.12
+# The kernel source: Debian's linux-source-7.3 from trixie-backports,
+# fetched by "make deps" with a private apt state (the system's package
+# sources stay as they are) and unpacked under build/debian.  KSRC=TARBALL
+# takes a kernel tarball instead (its version is then its file name).
+KPKG=linux-source-7.3
+KSUITE=trixie-backports
+# The Debian version the series is made for; "make deps" takes the newest
+# 7.3.y the archive serves when this one is gone, and says so.
+KDEBVER=${PMA_KERNEL_DEBVER:-7.3.4-1~bpo13+1}
+DEBDIR=$BUILD/debian
+KTAR=${KSRC:-${PMA_KERNEL_TAR:-$DEBDIR/pkg/usr/src/$KPKG.tar.xz}}
 
 say() { printf '[pm-async] %s\n' "$*" >&2; }
 die() { printf '[pm-async] error: %s\n' "$*" >&2; exit 1; }
 
-# Debian source version, e.g. 6.12.117-1~deb12u1.
+# Debian source version, e.g. 7.3.4-1~bpo13+1.
 debian_version()
 {
 	if [ -f "$BUILD/VERSION" ]; then
@@ -28,7 +37,15 @@ debian_version()
 package_version()
 {
 	[ -z "${PMA_KERNEL_VERSION:-}" ] || { echo "$PMA_KERNEL_VERSION"; return; }
-	dpkg-query -W -f='${Version}' "$KPKG" 2>/dev/null || echo unknown
+	if [ -n "${KSRC:-}" ]; then
+		# linux-7.3.4.tar.xz -> 7.3.4-1 (a revision, so localversion works)
+		local b=${KSRC##*/}
+
+		b=${b%.tar*}
+		echo "${b#linux-}-1"
+		return
+	fi
+	cat "$DEBDIR/pkg.version" 2>/dev/null || echo unknown
 }
 
 # Kernel release suffix: the Debian revision plus our label, "~" is not

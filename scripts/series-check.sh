@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make series-check: apply out/series (make series) with git am onto a
-# fresh Debian 6.12 tree, one patch at a time; after each patch run
+# fresh Debian 7.3 tree, one patch at a time; after each patch run
 # checkpatch --strict and kernel-doc on what it touches and, unless
 # SERIES_CHECK_BUILD=0, build the kernel (bisectability).  After the last
 # patch drivers/base/power is built with W=1 (and sparse, C=1, when
@@ -67,8 +67,7 @@ for p in "$series"/0*.patch; do
 	if [ ! -f "$obj/.config" ]; then
 		mkdir -p "$obj"
 		kmake tinyconfig >/dev/null
-		cat "$TOP/configs/base.config" "$TOP/configs/test.config" \
-			"$TOP/configs/engine-test.config" >"$obj/frag.config"
+		cat "$TOP/configs/base.config" "$TOP/configs/test.config" >"$obj/frag.config"
 		"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" \
 			"$obj/frag.config" >/dev/null 2>&1
 	fi
@@ -92,17 +91,17 @@ if [ "$problems" = 0 ] && [ "$build" = 1 ]; then
 	grep -E "($ours):[0-9]+.*warning:" "$dir/w1.err" | head -n 30 | sed 's/^/    /' | grep . &&
 		bad "W=1 warnings in the series' files"
 	if command -v sphinx-build >/dev/null; then
-		# The documents the series adds and the kernel-doc they pull
-		# in from async.c; the rest of Documentation/power is not ours.
+		# The documents the series adds; the rest of
+		# Documentation/power is not ours.
 		say "== htmldocs of Documentation/power (Sphinx)"
 		# From scratch: Sphinx only warns about the pages it rebuilds.
 		rm -rf "$obj/Documentation/output"
 		kmake SPHINXDIRS=power htmldocs >"$dir/docs.log" 2>&1 ||
 			{ tail -n 20 "$dir/docs.log" | sed 's/^/    /'; bad "htmldocs failed"; }
-		grep -E "(pm-async[a-z-]*\.rst|power/async\.c).*(WARNING|ERROR)" "$dir/docs.log" |
+		grep -E "pm-async[a-z-]*\.rst.*(WARNING|ERROR)" "$dir/docs.log" |
 			head -n 30 | sed 's/^/    /' | grep . &&
 			bad "Sphinx warnings in the series' documents"
-		for f in pm-async pm-async-lab; do
+		for f in pm-async-lab; do
 			[ -s "$obj/Documentation/output/power/$f.html" ] ||
 				bad "htmldocs wrote no power/$f.html"
 		done

@@ -43,7 +43,7 @@ trap 'rm -f "$body"' EXIT
 		echo "No benchmark has been run in this checkout: run 'make bench'."
 	fi
 	echo
-	echo "Base: Debian linux-source-6.12 $(debian_version)"
+	echo "Base: Debian $KPKG $(debian_version)"
 } >"$body"
 
 # Replace the template's subject and blurb placeholders.

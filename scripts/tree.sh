@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make tree: lay Debian's 6.12 source out as a git repository under build/
+# make tree: lay Debian's 7.3 source out as a git repository under build/
 # and bring it up to date with the series (patches/series + overlay files).
 #
 # build/patched/src  the patched tree, branch "pm-async"

@@ -181,6 +181,7 @@ enum pat_key {
 	PAT_KEY_TIME0,
 	PAT_KEY_SUPPLIERS = PAT_KEY_TIME0 + PAT_NR_TIMES,
 	PAT_KEY_FAIL,
+	PAT_KEY_PM,
 	PAT_NR_KEYS
 };
 
@@ -195,6 +196,7 @@ static const char * const pat_keys[PAT_NR_KEYS] = {
 	[PAT_KEY_TIME0 + PAT_T_RESUME_NOIRQ]	= "resume_noirq",
 	[PAT_KEY_SUPPLIERS]			= "suppliers",
 	[PAT_KEY_FAIL]				= "fail",
+	[PAT_KEY_PM]				= "pm",
 };
 
 /**
@@ -236,6 +238,9 @@ struct pat_rec {
  *	with smp_store_release(), read by other devices' callbacks with
  *	smp_load_acquire().
  * @running: Callback index + 1 of the callback running now, 0 if none.
+ * @sync: The device's async flag was clear when the transition started, so
+ *	the PM core must run its callbacks in the PM task.  Set by the PM
+ *	notifier before the transition's first callback.
  * @gone: Churn removed the device during this transition: the checks of
  *	other devices skip it.  Set with smp_store_release() by the churn
  *	thread before the device is deleted.
@@ -256,6 +261,7 @@ struct pat_dev {
 	int fail;
 	u32 state;
 	atomic_t running;
+	bool sync;
 	bool gone;
 	struct pat_rec rec[PAT_NR_CBS];
 };
@@ -303,6 +309,7 @@ struct pat_violation {
  * @time_us: Callback times, indexed by &enum pat_time.
  * @fail: Armed failure, as &pat_dev.fail.
  * @async: Initial async flag.
+ * @no_pm: The device takes no part in system sleep (``pm=0``).
  */
 struct pat_entry {
 	struct hlist_node hnode;
@@ -314,6 +321,7 @@ struct pat_entry {
 	u32 time_us[PAT_NR_TIMES];
 	int fail;
 	bool async;
+	bool no_pm;
 };
 
 /* Serialises the control files and the PM notifier. */
@@ -345,6 +353,13 @@ static struct task_struct *pat_pm_task;
  * notifier resets them before the transition's first callback.
  */
 static atomic_t pat_nr_violations;
+
+/*
+ * Number of devices running each callback now.  The PM core ends every
+ * phase, on every device, before it starts the next one, so a callback that
+ * starts while another callback runs anywhere breaks that barrier.
+ */
+static atomic_t pat_running[PAT_NR_CBS];
 static struct pat_violation pat_violations[PAT_MAX_VIOLATIONS];
 
 static struct dentry *pat_dir;
@@ -374,8 +389,9 @@ static unsigned int pat_level(u32 state)
 
 /*
  * Suspend side: every child and consumer must have finished this level
- * (their state word is at @level or deeper).  The device itself must be
- * prepared and one level up.
+ * (their state word is at @level or deeper), except those that take no part
+ * in PM (pm=0), which the PM core does not wait for.  The device itself must
+ * be prepared and one level up.
  */
 static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 {
@@ -392,7 +408,7 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 
 	list_for_each_entry(c, &pd->children, sibling) {
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
-		if (smp_load_acquire(&c->gone))
+		if (smp_load_acquire(&c->gone) || device_pm_not_required(&c->dev))
 			continue;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
@@ -406,6 +422,8 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 		if (smp_load_acquire(&lk->gone))
 			continue;
 		c = lk->consumer;
+		if (device_pm_not_required(&c->dev))
+			continue;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
 		if (pat_level(st) < level)
@@ -418,7 +436,8 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 /*
  * Resume side: the device must be suspended at exactly @level, and neither
  * the parent nor a supplier may still be at @level or deeper (which means it
- * went down to this level and has not come back yet).
+ * went down to this level and has not come back yet).  A parent that takes
+ * no part in PM (pm=0) is never waited for.
  */
 static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 {
@@ -433,7 +452,7 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 			      pat_state_names[pat_level(state)]);
 
 	s = pd->parent;
-	if (s) {
+	if (s && !device_pm_not_required(&s->dev)) {
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&s->state);
 		if (pat_level(st) >= level)
@@ -453,6 +472,40 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 				      desc->name, s->name,
 				      pat_state_names[pat_level(st)]);
 	}
+}
+
+/*
+ * The PM core finishes a phase on every device before it starts the next
+ * one, so no other callback may be running anywhere when @cb starts.  Of two
+ * overlapping callbacks, the one that starts second sees the first.
+ */
+static void pat_check_barrier(struct pat_dev *pd, enum pat_cb cb)
+{
+	int i, n;
+
+	atomic_inc(&pat_running[cb]);
+	/* Order the increment before the reads of the other counters. */
+	smp_mb__after_atomic();
+	for (i = 0; i < PAT_NR_CBS; i++) {
+		n = i == cb ? 0 : atomic_read(&pat_running[i]);
+		if (n)
+			pat_violation("%s %s: starts while %d device(s) run %s",
+				      pd->name, pat_cbs[cb].name, n,
+				      pat_cbs[i].name);
+	}
+}
+
+/*
+ * Prepare and complete always run in the PM task, and so does every
+ * callback of a device whose async flag is clear.
+ */
+static void pat_check_task(struct pat_dev *pd, enum pat_cb cb)
+{
+	const struct pat_cb_desc *desc = &pat_cbs[cb];
+
+	if ((pd->sync || !desc->level) && current != READ_ONCE(pat_pm_task))
+		pat_violation("%s %s: sync callback runs outside the PM task (in %s)",
+			      pd->name, desc->name, current->comm);
 }
 
 /* Does an armed failure (callback index @armed) apply to callback @cb? */
@@ -498,6 +551,8 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 			      desc->name, pat_cbs[other - 1].name);
 	if (rec->ran)
 		pat_violation("%s %s: ran twice", pd->name, desc->name);
+	pat_check_barrier(pd, cb);
+	pat_check_task(pd, cb);
 
 	/* Only this device's callbacks write its state word. */
 	state = READ_ONCE(pd->state);
@@ -550,6 +605,7 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 	 */
 	smp_store_release(&pd->state, new_state);
 	atomic_set_release(&pd->running, 0);
+	atomic_dec(&pat_running[cb]);
 	return ret;
 }
 
@@ -671,6 +727,18 @@ static bool pat_known(const char *name)
 	return pat_find(name) || pat_find_pending(name);
 }
 
+/* Is @name a device (or an earlier device of this write) with pm=0? */
+static bool pat_known_no_pm(const char *name)
+{
+	struct pat_entry *e = pat_find_pending(name);
+	struct pat_dev *pd;
+
+	if (e)
+		return e->no_pm;
+	pd = pat_find(name);
+	return pd && device_pm_not_required(&pd->dev);
+}
+
 /* Make room for @n devices in pat_devs[]. */
 static int pat_reserve(unsigned int n)
 {
@@ -784,6 +852,9 @@ static struct pat_dev *pat_alloc(const struct pat_entry *e,
 		device_enable_async_suspend(&pd->dev);
 	else
 		device_disable_async_suspend(&pd->dev);
+	/* Like a wakeup source's wakeupN device: never on the PM core's list. */
+	if (e->no_pm)
+		device_set_pm_not_required(&pd->dev);
 	ret = dev_set_name(&pd->dev, "%s", pd->name);
 	if (ret) {
 		/* pat_release() frees pd. */
@@ -903,6 +974,12 @@ static int pat_parse_suppliers(struct pat_entry *e, char *val)
 			pr_err("line %u: unknown supplier '%s'\n", e->line, s);
 			return -EINVAL;
 		}
+		if (pat_known_no_pm(s)) {
+			/* device_link_add() needs a supplier on the PM list. */
+			pr_err("line %u: supplier %s takes no part in PM (pm=0)\n",
+			       e->line, s);
+			return -EINVAL;
+		}
 		for (i = 0, prev = e->suppliers; i < e->nr_suppliers;
 		     i++, prev += strlen(prev) + 1) {
 			if (!strcmp(prev, s)) {
@@ -988,6 +1065,14 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 				return -EINVAL;
 			}
 			e->async = v;
+			break;
+		case PAT_KEY_PM:
+			if (kstrtouint(val, 10, &v) || v > 1) {
+				pr_err("line %u: bad number pm=%.40s (0 or 1)\n",
+				       lineno, val);
+				return -EINVAL;
+			}
+			e->no_pm = !v;
 			break;
 		case PAT_KEY_SUPPLIERS:
 			if (pat_parse_suppliers(e, val))
@@ -1171,6 +1256,8 @@ static int pat_topology_show(struct seq_file *m, void *v)
 	fail = READ_ONCE(pd->fail);
 	if (fail)
 		seq_printf(m, " fail=%s", pat_cbs[fail - 1].name);
+	if (device_pm_not_required(&pd->dev))
+		seq_puts(m, " pm=0");
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -1736,8 +1823,14 @@ static void pat_transition_begin(void)
 	unsigned int i;
 
 	mutex_lock(&pat_lock);
-	for (i = 0; i < pat_ndevs; i++)
+	for (i = 0; i < pat_ndevs; i++) {
 		memset(pat_devs[i]->rec, 0, sizeof(pat_devs[i]->rec));
+		/*
+		 * The tests change power/async only between transitions;
+		 * user space is frozen before the first device callback.
+		 */
+		pat_devs[i]->sync = !pat_devs[i]->dev.power.async_suspend;
+	}
 	for (i = 0; i < PAT_MAX_VIOLATIONS; i++)
 		pat_violations[i].valid = 0;
 	atomic_set(&pat_nr_violations, 0);

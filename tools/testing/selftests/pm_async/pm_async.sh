@@ -19,6 +19,10 @@
 #  3. mixes: a sync parent with async children, an async parent with sync
 #     children, supplier links across subtrees: order checked again from
 #     the report's timestamps, and which devices ran in the PM task.
+#  3b. no-PM dependencies: a device whose only child or consumer takes no
+#     part in PM (pm=0, like a wakeup source's wakeupN device) starts each
+#     suspend phase at once, and one whose parent takes no part in PM
+#     starts each resume phase at once, not behind the sync devices.
 #  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
 #     with pm_async 0 and 1: the transition fails, nothing is out of
 #     order, every device ends active, the next transition succeeds.
@@ -42,6 +46,8 @@
 #   PM_ASYNC_NDEV=N      devices per random topology (default 200)
 #   PM_ASYNC_BIG=N       devices for case 7 (default 10000, 0 skips it)
 #   PM_ASYNC_KO=FILE     module to insmod when modprobe cannot load it
+#   PM_ASYNC_XFAIL=no_pm case 3b is expected to fail (a kernel without
+#                        "PM: sleep: Start devices whose ... upfront")
 #
 # Runs as root under busybox ash as well as under the kselftest runner.
 # Every knob it changes is put back on exit.
@@ -60,7 +66,9 @@ CYCLES=${PM_ASYNC_CYCLES:-2}
 SEEDS=${PM_ASYNC_SEEDS:-"1 2 3"}
 NDEV=${PM_ASYNC_NDEV:-200}
 BIG=${PM_ASYNC_BIG:-10000}
-PROFILES="laptop phone wide chain zero"
+PROFILES="laptop phone wide chain zero wakeup nopm-parent"
+# Groups of cases expected to fail on this kernel (see no_pm_result()).
+XFAIL=${PM_ASYNC_XFAIL:-}
 
 SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
 DEV_PHASES="suspend suspend_late suspend_noirq resume_noirq resume_early resume"
@@ -197,6 +205,9 @@ check_report()
 			ok[a[i]] = 1
 		while ((getline l < topo) > 0) {
 			split(l, f, " ")
+			# pm=0: no callback of the device may run.
+			if (l ~ / pm=0( |$)/)
+				continue
 			dev[++nd] = f[1]
 			known[f[1]] = 1
 		}
@@ -498,6 +509,106 @@ EOF
 }
 
 # ---------------------------------------------------------------------------
+# 3b. dependencies that take no part in PM
+
+# starts_early DEV PHASE SYNCDEV...: DEV's PHASE started within half of the
+# shortest PHASE callback of the SYNCDEVs after the phase's first callback
+# (durations as measured in the same transition: TCG stretches sleeps).
+starts_early()
+{
+	dev=$1
+	ph=$2
+	shift 2
+	awk -v d="$dev" -v p="$ph" -v syncs="$*" '
+	BEGIN { n = split(syncs, s, " "); for (i = 1; i <= n; i++) sy[s[i]] = 1 }
+	$2 == p {
+		if (!seen++ || $3 < lo) lo = $3
+		if ($1 == d) { st = $3; found = 1 }
+		if ($1 in sy && (!nmin++ || $4 - $3 < min)) min = $4 - $3
+	}
+	END {
+		if (!found || !nmin) {
+			print "# no " p " line for " d " or for the sync devices"
+			exit 1
+		}
+		printf "# %s %s started %.1f ms into the phase, sync callbacks take %.1f ms\n",
+			d, p, (st - lo) / 1e6, min / 1e6
+		exit !(st - lo < min / 2)
+	}' "$TMP/report"
+}
+
+# no_pm_result ERR LATE DESC: ERR is a failed cycle or check, LATE a device
+# that started late.  With "no_pm" in $PM_ASYNC_XFAIL (a kernel without the
+# fix, such as mainline 7.3), a late start is expected and an early one fails.
+no_pm_result()
+{
+	late=$2
+	if [ "$1" = 0 ] && echo " $XFAIL " | grep -q " no_pm "; then
+		if [ "$late" = 1 ]; then
+			ktap_print_msg "late start, as expected (PM_ASYNC_XFAIL=no_pm)"
+			late=0
+		else
+			ktap_print_msg "started early, but PM_ASYNC_XFAIL=no_pm expects a late start"
+			late=1
+		fi
+	fi
+	result $(($1 | late)) "$3"
+}
+
+test_no_pm()
+{
+	# Suspend: w's only child and l's only consumer take no part in PM
+	# (like the wakeupN device of a wakeup source); the sync devices
+	# come after w and l in dpm_list, so the suspend walk meets them
+	# first.
+	cat >"$TMP/in.topo" <<EOF
+w suspend=40000 suspend_late=4000 suspend_noirq=4000
+w.wakeup parent=w pm=0
+l suspend=40000
+l.c pm=0 suppliers=l
+s1 async=0 suspend=20000 suspend_late=8000 suspend_noirq=8000
+s2 async=0 suspend=20000 suspend_late=8000 suspend_noirq=8000
+s3 async=0 suspend=20000 suspend_late=8000 suspend_noirq=8000
+EOF
+	set_pm_async 1
+	err=1
+	late=0
+	if load "$TMP/in.topo" && good_cycle freeze &&
+	   check_report "$SUSPEND_ALL" "" && check_state; then
+		err=0
+		grep -q '^w.wakeup .*pm=0$' "$TMP/topo" ||
+			{ ktap_print_msg "pm=0 not read back"; err=1; }
+		for ph in suspend suspend_late suspend_noirq; do
+			starts_early w $ph s1 s2 s3 || late=1
+		done
+		starts_early l suspend s1 s2 s3 || late=1
+	fi
+	no_pm_result $err $late "no-PM child or consumer: the device starts each"\
+" suspend phase at once, not behind the sync devices"
+
+	# Resume: d's parent takes no part in PM (an ACPI device object, a
+	# faux device); the sync devices come before d in dpm_list.
+	cat >"$TMP/in.topo" <<EOF
+acpi pm=0
+s1 async=0 resume=20000 resume_early=8000 resume_noirq=8000
+s2 async=0 resume=20000 resume_early=8000 resume_noirq=8000
+s3 async=0 resume=20000 resume_early=8000 resume_noirq=8000
+d parent=acpi resume=40000 resume_early=4000 resume_noirq=4000
+EOF
+	err=1
+	late=0
+	if load "$TMP/in.topo" && good_cycle freeze &&
+	   check_report "$SUSPEND_ALL" "" && check_state; then
+		err=0
+		for ph in resume_noirq resume_early resume; do
+			starts_early d $ph s1 s2 s3 || late=1
+		done
+	fi
+	no_pm_result $err $late "no-PM parent: the device starts each resume phase"\
+" at once, not behind the sync devices"
+}
+
+# ---------------------------------------------------------------------------
 # 4. failure
 
 test_failure()
@@ -575,7 +686,7 @@ reject_fail()
 }
 
 long_name=$(printf '%032d' 0)
-NR_BAD=16
+NR_BAD=18
 
 test_bad_input()
 {
@@ -594,6 +705,8 @@ test_bad_input()
 	reject "device is its own supplier" "n1 suppliers=b1,n1\n"
 	reject "device is its own parent" "n1 parent=n1\n"
 	reject "name of 32 characters" "$long_name\n"
+	reject "pm not 0 or 1" "n1 pm=2\n"
+	reject "supplier with pm=0" "n1 pm=0\nn2 suppliers=n1\n"
 	reject "bad line after good lines" "n1 parent=b1\n"\
 "n2 parent=n1 suppliers=b0\n# comment\nn3 parent=n2 fail=resume\n"
 	reject_fail "fail file: unknown device" "nosuch suspend"
@@ -807,11 +920,12 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 6 + NR_BAD + NR_PARSE + nseeds + 3))
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + 6 + NR_BAD + NR_PARSE + nseeds + 3))
 
 test_sysfs
 test_ordering
 test_mixes
+test_no_pm
 test_failure
 test_bad_input
 test_parse
