@@ -3,9 +3,10 @@
 #
 # make check: every test, ending with one line "N passed, N failed, N
 # skipped"; the exit status is non-zero if anything failed.
-#  1. the host suites: every directory scripts/*/ and tools/power/pm-async/
-#     whose Makefile has a "test:" target ("make test" prints TAP; a build
-#     error or a non-zero exit fails it), and the harness's own tests
+#  1. the host suites: every directory scripts/*/ whose Makefile has a
+#     "test:" target, tools/power/pm-async/ if its Makefile has one (else
+#     each of its subdirectories that has one); "make test" prints TAP, a
+#     build error or a non-zero exit fails it; and the harness's own tests
 #     (scripts/tests/run.sh);
 #  2. the series: make series + series-check without the builds;
 #  3. the patched test kernel (lockdep, DEBUG_ATOMIC_SLEEP) in QEMU: the
@@ -21,7 +22,7 @@
 # exit status (124: timeout, 125: the guest stopped without reporting, a
 # panic), the end marker @@PMA-END, and every stream asked for must be in
 # results.log ("never started" otherwise); on any of these the last console
-# lines are shown.  The kernel log check ("KERNEL/kernel-log", the "dmesg"
+# lines are shown (scripts/guest-checks.sh).  The kernel log check ("KERNEL/kernel-log", the "dmesg"
 # stream of CHECK_STREAMS, always run) scans the whole console.log on the
 # host, one result per stream (scripts/kernel-log.sh).
 #
@@ -32,7 +33,8 @@
 # The harness's tests run this script on a stand-in repository
 # (scripts/tests/run.sh): PMA_TOP names it, and every script called below
 # is taken from $TOP/scripts (tree.sh, series*.sh, build-kernel.sh,
-# mkinitramfs.sh, qemu-run.sh, tests/run.sh), so stand-ins there replace
+# mkinitramfs.sh, qemu-run.sh, guest-checks.sh, kernel-log.sh,
+# tap-summary.sh, tests/run.sh), so stand-ins there replace
 # them; qemu-run.sh finds qemu-system-x86_64 on PATH.
 
 set -uo pipefail
@@ -68,13 +70,31 @@ host_suite()
 	[ $rc = 0 ] || { say "$name: exit status $rc"; tail -n 20 "$out/host-$name.err" >&2; }
 }
 
+# has_test DIR: DIR has a Makefile with a "test:" target.
+has_test() { [ -f "$1/Makefile" ] && grep -q '^test:' "$1/Makefile"; }
+
+# The host suites: scripts/*/, and the tools in tools/power/pm-async: its
+# own "make test" if it has one (which then runs its parts' tests), else
+# each subdirectory's (named pm-async-DIR).
 step "host tools: unit tests"
 hosts=""
-for d in "$S"/*/ "$TOP/tools/power/pm-async/"; do
-	[ -f "$d/Makefile" ] && grep -q '^test:' "$d/Makefile" || continue
-	name=$(basename "$d")
-	hosts="$hosts $name"
-	host_suite "$name" "$out/host.log" make -s -C "$d" test
+suites=()
+for d in "$S"/*/; do
+	has_test "$d" && suites+=("$(basename "$d")" "$d")
+done
+pma=$TOP/tools/power/pm-async
+if has_test "$pma"; then
+	suites+=(pm-async "$pma")
+else
+	for d in "$pma"/*/; do
+		has_test "$d" && suites+=("pm-async-$(basename "$d")" "$d")
+	done
+fi
+set -- "${suites[@]}"
+while [ $# -ge 2 ]; do
+	hosts="$hosts $1"
+	host_suite "$1" "$out/host.log" make -s -C "$2" test
+	shift 2
 done
 hosts="$hosts harness"
 host_suite harness "$out/host.log" "$S/tests/run.sh"
@@ -106,50 +126,6 @@ step "series: make series + series-check without builds"
 } >"$out/series.tap"
 args+=(series "$out/series.tap")
 
-# guest_checks KERNEL DIR RC STREAMS: the checks of one guest run as a whole
-# (framed stream "guest"), then the kernel log check.  The streams that
-# never started are counted by tap-summary.sh (-e), one failure each.
-guest_checks()
-{
-	local k=$1 dir=$2 rc=$3 streams=$4 why="" s missing=""
-
-	for s in $streams; do
-		grep -q "^@@TAP $s\$" "$dir/results.log" 2>/dev/null || missing="$missing $s"
-	done
-	if [ "$rc" = 124 ]; then
-		why="timed out after ${CHECK_TIMEOUT:-1500} s (CHECK_TIMEOUT)"
-	elif [ ! -s "$dir/console.log" ] && [ ! -s "$dir/results.log" ]; then
-		why="no console output: the guest did not boot (qemu-run.sh status $rc)"
-	elif grep -q 'Kernel panic - not syncing' "$dir/console.log"; then
-		why="kernel panic: $(grep -m1 -o 'Kernel panic - not syncing.*' "$dir/console.log")"
-	elif ! grep -q '^@@PMA-BEGIN' "$dir/results.log" 2>/dev/null; then
-		why="the guest never ran its command (no @@PMA-BEGIN; qemu-run.sh status $rc)"
-	elif ! grep -q '^@@PMA-END' "$dir/results.log"; then
-		why="the guest stopped without its end marker @@PMA-END (qemu-run.sh status $rc)"
-	fi
-	{
-		echo "@@TAP guest"
-		echo "1..1"
-		if [ -n "$why$missing" ]; then
-			[ -z "$missing" ] || echo "# streams that never started:$missing"
-			echo "# last console lines:"
-			tail -n 40 "$dir/console.log" 2>/dev/null | sed 's/^/#   /'
-		fi
-		if [ -n "$why" ]; then
-			echo "not ok 1 $k guest: $why"
-		else
-			echo "ok 1 $k guest: ran to its end marker (@@PMA-END)"
-		fi
-		echo "@@TAPEND guest rc=0"
-		"$S/kernel-log.sh" "$dir/console.log" kernel-log
-	} >"$dir/guest.log"
-	# qemu-run.sh has shown the console already on a timeout or crash.
-	if [ -n "$missing" ] || { [ -n "$why" ] && [ "$rc" != 124 ] && [ "$rc" != 125 ]; }; then
-		say "$k guest: ${why:-ran to its end}${missing:+; streams that never started:$missing}; last console lines:"
-		tail -n 40 "$dir/console.log" 2>/dev/null | sed 's/^/    /' >&2
-	fi
-}
-
 for k in ${CHECK_KERNELS:-patched stock}; do
 	step "$k kernel (test flavour): build"
 	if [ $tree_ok = 0 ] || ! "$S/build-kernel.sh" "$k" test ||
@@ -164,12 +140,13 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	# every boot; the guest runs the others.
 	gstreams=$(echo ${streams//dmesg/})
 	step "$k kernel: booting QEMU for: $gstreams"
+	mkdir -p "$out/$k"
 	# no_console_suspend: the lab's watchdog reports a hung transition
 	# on the console (scripts/guest/rlib.sh).
 	"$S/qemu-run.sh" -k "$k" -f test -t "${CHECK_TIMEOUT:-1500}" \
 		-a no_console_suspend -o "$out/$k" -- "sh /pma/check.sh $gstreams" | sed -u 's/^/    /'
 	rc=${PIPESTATUS[0]}
-	guest_checks "$k" "$out/$k" "$rc" "$gstreams"
+	"$S/guest-checks.sh" "$k" "$out/$k" "$rc" "${CHECK_TIMEOUT:-1500}" "$gstreams" >"$out/$k/guest.log"
 	args+=(-e "$gstreams" "$k" "$out/$k/results.log" "$k" "$out/$k/guest.log")
 done
 

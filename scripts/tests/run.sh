@@ -8,7 +8,8 @@
 # not build and an early kernel warning are shown to fail it.
 #
 # PMA_CHECK_FROM=REV runs the make check cases on the harness scripts
-# (check.sh, tap-summary.sh, qemu-run.sh, common.sh, kernel-log.sh) of git
+# (check.sh, tap-summary.sh, qemu-run.sh, common.sh, kernel-log.sh,
+# guest-checks.sh) of git
 # revision REV instead of the working tree's: how to see that a case fails
 # on an older check.sh.
 
@@ -249,7 +250,7 @@ fake_check()
 
 	shift
 	mkdir -p "$F/scripts/tests" "$F/scripts/good" "$F/build/patched/obj-test/arch/x86/boot"
-	for f in check.sh common.sh tap-summary.sh kernel-log.sh qemu-run.sh; do
+	for f in check.sh common.sh tap-summary.sh kernel-log.sh guest-checks.sh qemu-run.sh; do
 		if [ -n "${PMA_CHECK_FROM:-}" ]; then
 			git -C "$H/.." show "$PMA_CHECK_FROM:scripts/$f" >"$F/scripts/$f" 2>/dev/null || rm -f "$F/scripts/$f"
 		else
@@ -301,9 +302,11 @@ ok $? "make check: a stream that never starts fails it"
 mkdir -p "$T/broken/scripts/broken"
 printf 'int main(void) { return 0 }\n' >"$T/broken/scripts/broken/t.c"
 printf 'test:\n\t@$(CC) -o t t.c && ./t\n' >"$T/broken/scripts/broken/Makefile"
+mkdir -p "$T/broken/tools/power/pm-async/report"
+printf 'test:\n\t@echo 1..1; echo "ok 1 - report"\n' >"$T/broken/tools/power/pm-async/report/Makefile"
 fake_check broken
-check_failed 'FAIL host/broken .*exit status'
-ok $? "make check: a host suite that does not compile fails it"
+check_failed 'FAIL host/broken .*exit status' && grep -q 'ok   host/pm-async-report' "$T/log"
+ok $? "make check: a host suite that does not compile fails it (tools/power/pm-async/*/ found)"
 
 fake_check warn FAKE_GUEST=warn=kselftest
 check_failed 'not ok: patched/kernel-log: .*kernel log during kselftest: 1 report.*WARNING: CPU: 1 PID: 97'
