@@ -22,9 +22,10 @@
 # exit status (124: timeout, 125: the guest stopped without reporting, a
 # panic), the end marker @@PMA-END, and every stream asked for must be in
 # results.log ("never started" otherwise); on any of these the last console
-# lines are shown (scripts/guest-checks.sh).  The kernel log check ("KERNEL/kernel-log", the "dmesg"
-# stream of CHECK_STREAMS, always run) scans the whole console.log on the
-# host, one result per stream (scripts/kernel-log.sh).
+# lines are shown (scripts/guest-checks.sh).  The kernel log check
+# ("KERNEL/kernel-log", the "dmesg" stream of CHECK_STREAMS, always run)
+# scans the whole console.log on the host, one result per stream
+# (scripts/kernel-log.sh).
 #
 # CHECK_KERNELS="patched stock", CHECK_STREAMS (default "kselftest kunit
 # reliability measure replay dmesg"; kunit is dropped on stock) and
@@ -34,8 +35,8 @@
 # (scripts/tests/run.sh): PMA_TOP names it, and every script called below
 # is taken from $TOP/scripts (tree.sh, series*.sh, build-kernel.sh,
 # mkinitramfs.sh, qemu-run.sh, guest-checks.sh, kernel-log.sh,
-# tap-summary.sh, tests/run.sh), so stand-ins there replace
-# them; qemu-run.sh finds qemu-system-x86_64 on PATH.
+# tap-summary.sh, tests/run.sh), so stand-ins there replace them;
+# qemu-run.sh finds qemu-system-x86_64 on PATH.
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
@@ -62,7 +63,7 @@ host_suite()
 		echo "@@TAP $name"
 		cat "$out/host-$name.tap"
 		if [ $rc != 0 ]; then
-			echo "# make test exited with status $rc; its last error lines:"
+			echo "# exit status $rc; the last error lines:"
 			tail -n 20 "$out/host-$name.err" | sed 's/^/#   /'
 		fi
 		echo "@@TAPEND $name rc=$rc"

@@ -17,12 +17,12 @@ stream()
 {
 	name=$1
 	shift
-	echo "@@TAP $name" >/dev/kmsg 2>/dev/null
+	echo "@@TAP $name" 2>/dev/null >/dev/kmsg
 	echo "@@TAP $name"
 	"$@"
 	rc=$?
 	echo "@@TAPEND $name rc=$rc"
-	echo "@@TAPEND $name rc=$rc" >/dev/kmsg 2>/dev/null
+	echo "@@TAPEND $name rc=$rc" 2>/dev/null >/dev/kmsg
 	[ $rc = 0 ] || status=1
 }
 

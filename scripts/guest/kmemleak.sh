@@ -12,7 +12,7 @@
 
 . /pma/rlib.sh
 
-echo "@@TAP kmemleak" >/dev/kmsg 2>/dev/null
+echo "@@TAP kmemleak" 2>/dev/null >/dev/kmsg
 echo "@@TAP kmemleak"
 echo "1..1"
 rc=0
@@ -38,5 +38,5 @@ else
 	fi
 fi
 echo "@@TAPEND kmemleak rc=$rc"
-echo "@@TAPEND kmemleak rc=$rc" >/dev/kmsg 2>/dev/null
+echo "@@TAPEND kmemleak rc=$rc" 2>/dev/null >/dev/kmsg
 exit $rc

@@ -173,7 +173,7 @@ NMARK=0
 good_cycle()
 {
 	NMARK=$((NMARK + 1))
-	echo "pm_async.sh: transition $NMARK" >/dev/kmsg 2>/dev/null
+	echo "pm_async.sh: transition $NMARK" 2>/dev/null >/dev/kmsg
 	cycle "$1" && return 0
 	if grep -q ' -[0-9]*$' "$TMP/report"; then
 		ktap_print_msg "$1 transition failed in a lab callback:"
