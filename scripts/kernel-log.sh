@@ -22,7 +22,7 @@
 #   INFO: task ... blocked for more than   (hung task)
 #   rcu: INFO: ... stall / detected stalls (RCU stall)
 #   pm_async_test: watchdog:               (the lab caught a hung transition)
-#   Call Trace: with no header in the 60 lines before it (a stack dump of
+#   Call Trace: with no header in the 200 lines before it (a stack dump of
 #                   its own: sysrq-w of a hung transition, tasks that refused
 #                   to freeze)
 # and "printk messages dropped": the console lost lines, so the scan is
@@ -70,7 +70,7 @@ $0 ~ hdr {
 	if (first[n] == "") { first[n] = $0; sub(P, "", first[n]) }
 	next
 }
-/Call Trace:/ && NR - last_hdr > 60 {
+/Call Trace:/ && NR - last_hdr > 200 {
 	rep[n]++
 	last_hdr = NR
 	if (rep[n] <= 3) { ctx[n] = ctx[n] "#   " $0 "\n"; take[n] = 12 }

@@ -266,7 +266,7 @@ fake_check()
 	echo fake >"$F/build/patched/obj-test/arch/x86/boot/bzImage"
 	: >"$F/build/patched/initramfs-test.cpio.gz"
 	env PATH="$T/fakebin:$PATH" PMA_TOP="$F" PMA_BUILD="$F/build" CHECK_KERNELS=patched \
-		CHECK_TIMEOUT=4 FAKE_GUEST= "$@" "$F/scripts/check.sh" >"$T/log" 2>&1
+		CHECK_TIMEOUT=60 FAKE_GUEST= "$@" "$F/scripts/check.sh" >"$T/log" 2>&1
 	echo $? >"$T/rc"
 }
 
@@ -291,7 +291,7 @@ fake_check panic FAKE_GUEST=panic
 check_failed 'not ok: patched/guest: .*kernel panic: Kernel panic - not syncing: VFS'
 ok $? "make check: a kernel that panics at boot fails it"
 
-fake_check hang FAKE_GUEST=hang=replay
+fake_check hang FAKE_GUEST=hang=replay CHECK_TIMEOUT=3
 check_failed 'not ok: patched/guest: .*timed out' && grep -q 'FAIL patched/replay' "$T/log"
 ok $? "make check: a guest that hangs mid-stream (plan not printed yet) fails it"
 
