@@ -1,41 +1,114 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: every test, ending with one line "N passed, N failed".
-#  1. host tools' unit tests (TAP);
-#  2. the patched test kernel (lockdep, DEBUG_ATOMIC_SLEEP) in QEMU: the
-#     pm_async kselftest, the KUnit suites and a clean kernel log;
-#  3. the stock test kernel (lab part of the series only): the kselftest and
-#     a clean kernel log, so the lab is proven on the unmodified PM core.
+# make check: every test, ending with one line "N passed, N failed, N
+# skipped"; the exit status is non-zero if anything failed.
+#  1. the host suites: every directory scripts/*/ whose Makefile has a
+#     "test:" target, tools/power/pm-async/ if its Makefile has one (else
+#     each of its subdirectories that has one); "make test" prints TAP, a
+#     build error or a non-zero exit fails it; and the harness's own tests
+#     (scripts/tests/run.sh);
+#  2. the series: make series + series-check without the builds;
+#  3. the patched test kernel (lockdep, DEBUG_ATOMIC_SLEEP) in QEMU: the
+#     pm_async kselftest, the KUnit suites;
+#  4. the stock test kernel (lab part of the series only): the same without
+#     KUnit, so the lab is proven on the unmodified PM core.
 # Both kernels also run the reduced reliability set (faults, fuzz seeds,
 # churn: scripts/guest/reliability.sh), pm-async-measure on real S3
 # (measure.sh) and the advisor's profile of a real laptop's log replayed
-# in the lab (replay.sh) before the kernel log check.
-# CHECK_KERNELS="patched stock" and CHECK_STREAMS select parts.
+# in the lab (replay.sh).
+#
+# Every guest run is checked as a whole as well ("KERNEL/guest"): qemu-run's
+# exit status (124: timeout, 125: the guest stopped without reporting, a
+# panic), the end marker @@PMA-END, and every stream asked for must be in
+# results.log ("never started" otherwise); on any of these the last console
+# lines are shown (scripts/guest-checks.sh).  The kernel log check
+# ("KERNEL/kernel-log", the "dmesg" stream of CHECK_STREAMS, always run)
+# scans the whole console.log on the host, one result per stream
+# (scripts/kernel-log.sh).
+#
+# CHECK_KERNELS="patched stock", CHECK_STREAMS (default "kselftest kunit
+# reliability measure replay dmesg"; kunit is dropped on stock) and
+# CHECK_TIMEOUT (seconds per boot, 1500) select parts.
+#
+# The harness's tests run this script on a stand-in repository
+# (scripts/tests/run.sh): PMA_TOP names it, and every script called below
+# is taken from $TOP/scripts (tree.sh, series*.sh, build-kernel.sh,
+# mkinitramfs.sh, qemu-run.sh, guest-checks.sh, kernel-log.sh,
+# tap-summary.sh, tests/run.sh), so stand-ins there replace them;
+# qemu-run.sh finds qemu-system-x86_64 on PATH.
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
+S=$TOP/scripts
 out=$TOP/out/check
 rm -rf "$out"
 mkdir -p "$out"
 args=()
-failed_steps=0
 
 step() { say "== $*"; }
 
-step "host tools: unit tests"
-for d in "$TOP"/scripts/*/; do
-	[ -f "$d/Makefile" ] && grep -q '^test:' "$d/Makefile" || continue
-	name=$(basename "$d")
-	make -s -C "$d" test >"$out/host-$name.tap" 2>"$out/host-$name.err" ||
-		{ [ -s "$out/host-$name.tap" ] || cat "$out/host-$name.err" >&2; }
-	args+=("host-$name" "$out/host-$name.tap")
-done
-"$TOP/scripts/tests/run.sh" >"$out/host-harness.tap" 2>&1 || true
-args+=("host-harness" "$out/host-harness.tap")
+# host_suite NAME LOG COMMAND...: one framed stream of the host suites' log
+# with COMMAND's TAP and exit status; its error output, if it failed, as
+# comments (and on the terminal).
+host_suite()
+{
+	local name=$1 log=$2 rc
 
-"$TOP/scripts/tree.sh" || exit 1
+	shift 2
+	"$@" >"$out/host-$name.tap" 2>"$out/host-$name.err"
+	rc=$?
+	{
+		echo "@@TAP $name"
+		cat "$out/host-$name.tap"
+		if [ $rc != 0 ]; then
+			echo "# exit status $rc; the last error lines:"
+			tail -n 20 "$out/host-$name.err" | sed 's/^/#   /'
+		fi
+		echo "@@TAPEND $name rc=$rc"
+	} >>"$log"
+	[ $rc = 0 ] || { say "$name: exit status $rc"; tail -n 20 "$out/host-$name.err" >&2; }
+}
+
+# has_test DIR: DIR has a Makefile with a "test:" target.
+has_test() { [ -f "$1/Makefile" ] && grep -q '^test:' "$1/Makefile"; }
+
+# The host suites: scripts/*/, and the tools in tools/power/pm-async: its
+# own "make test" if it has one (which then runs its parts' tests), else
+# each subdirectory's (named pm-async-DIR).
+step "host tools: unit tests"
+hosts=""
+suites=()
+for d in "$S"/*/; do
+	has_test "$d" && suites+=("$(basename "$d")" "$d")
+done
+pma=$TOP/tools/power/pm-async
+if has_test "$pma"; then
+	suites+=(pm-async "$pma")
+else
+	for d in "$pma"/*/; do
+		has_test "$d" && suites+=("pm-async-$(basename "$d")" "$d")
+	done
+fi
+set -- "${suites[@]}"
+while [ $# -ge 2 ]; do
+	hosts="$hosts $1"
+	host_suite "$1" "$out/host.log" make -s -C "$2" test
+	shift 2
+done
+hosts="$hosts harness"
+host_suite harness "$out/host.log" "$S/tests/run.sh"
+args+=(-e "$hosts" host "$out/host.log")
+
+# The kernels' steps need the tree; without it they cannot run, which is a
+# failure of each of them, not a reason to stop before the summary.
+tree_ok=1
+if ! "$S/tree.sh"; then
+	tree_ok=0
+	printf 'TAP version 13\n1..1\nnot ok 1 make tree: build/patched/src and build/stock/src\n' >"$out/tree.tap"
+	args+=(tree "$out/tree.tap")
+fi
 
 # The series as it would be mailed: git am onto a fresh tree, checkpatch
 # --strict and kernel-doc per patch (the reduced form of make
@@ -44,35 +117,45 @@ step "series: make series + series-check without builds"
 {
 	echo "TAP version 13"
 	echo "1..1"
-	if "$TOP/scripts/series.sh" >"$out/series.log" 2>&1 &&
-	   SERIES_CHECK_BUILD=0 "$TOP/scripts/series-check.sh" >>"$out/series.log" 2>&1; then
+	if [ $tree_ok = 1 ] && "$S/series.sh" >"$out/series.log" 2>&1 &&
+	   SERIES_CHECK_BUILD=0 "$S/series-check.sh" >>"$out/series.log" 2>&1; then
 		echo "ok 1 series: git am, checkpatch --strict, kernel-doc"
 	else
-		sed 's/^/# /' "$out/series.log" | tail -n 40
+		sed 's/^/# /' "$out/series.log" 2>/dev/null | tail -n 40
 		echo "not ok 1 series: git am, checkpatch --strict, kernel-doc"
 	fi
 } >"$out/series.tap"
-args+=("series" "$out/series.tap")
+args+=(series "$out/series.tap")
+
 for k in ${CHECK_KERNELS:-patched stock}; do
 	step "$k kernel (test flavour): build"
-	if ! "$TOP/scripts/build-kernel.sh" "$k" test ||
-	   ! "$TOP/scripts/mkinitramfs.sh" "$k" test; then
-		echo "not ok 1 build of the $k test kernel" >"$out/$k-build.tap"
-		args+=("$k" "$out/$k-build.tap")
+	if [ $tree_ok = 0 ] || ! "$S/build-kernel.sh" "$k" test ||
+	   ! "$S/mkinitramfs.sh" "$k" test; then
+		printf '@@TAP build\n1..1\nnot ok 1 build of the %s test kernel\n@@TAPEND build rc=1\n' "$k" >"$out/$k-build.log"
+		args+=("$k" "$out/$k-build.log")
 		continue
 	fi
 	streams=${CHECK_STREAMS:-kselftest kunit reliability measure replay dmesg}
 	[ "$k" = stock ] && streams=${streams/kunit/}
-	step "$k kernel: booting QEMU for: $streams"
+	# "dmesg" is the host's scan of console.log (kernel-log.sh), run on
+	# every boot; the guest runs the others.
+	gstreams=$(echo ${streams//dmesg/})
+	step "$k kernel: booting QEMU for: $gstreams"
+	mkdir -p "$out/$k"
 	# no_console_suspend: the lab's watchdog reports a hung transition
 	# on the console (scripts/guest/rlib.sh).
-	"$TOP/scripts/qemu-run.sh" -k "$k" -f test -t "${CHECK_TIMEOUT:-1500}" \
-		-a no_console_suspend -o "$out/$k" -- "sh /pma/check.sh $streams" | sed -u 's/^/    /'
-	args+=("$k" "$out/$k/results.log")
+	# (With no guest stream asked for, the boot and its kernel log are
+	# still checked; "sh /pma/check.sh" alone would run them all.)
+	"$S/qemu-run.sh" -k "$k" -f test -t "${CHECK_TIMEOUT:-1500}" \
+		-a no_console_suspend -o "$out/$k" -- "${gstreams:+sh /pma/check.sh $gstreams}${gstreams:-true}" |
+		sed -u 's/^/    /'
+	rc=${PIPESTATUS[0]}
+	"$S/guest-checks.sh" "$k" "$out/$k" "$rc" "${CHECK_TIMEOUT:-1500}" "$gstreams" >"$out/$k/guest.log"
+	args+=(-e "$gstreams" "$k" "$out/$k/results.log" "$k" "$out/$k/guest.log")
 done
 
 say "== summary"
-TAP_TOTALS=$out/totals "$TOP/scripts/tap-summary.sh" "${args[@]}"
+TAP_TOTALS=$out/totals "$S/tap-summary.sh" "${args[@]}"
 read -r pass fail skip <"$out/totals"
 echo "$pass passed, $fail failed, $skip skipped"
 [ "$fail" = 0 ]

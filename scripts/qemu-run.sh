@@ -87,6 +87,10 @@ if [ $quiet = 0 ]; then
 elif [ $quiet = 2 ]; then
 	tail -n +1 -F "$results" --pid="$qpid" 2>/dev/null | grep --line-buffered '^# \[' &
 fi
+# The guest's tty turns "\n" into "\r\n"; the logs are read by scripts
+# (check.sh, tap-summary.sh, kernel-log.sh) after a timeout too.
+crlf() { sed -i 's/\r$//' "$results" "$console"; }
+
 deadline=$((SECONDS + timeout))
 while kill -0 "$qpid" 2>/dev/null; do
 	if [ $SECONDS -ge $deadline ]; then
@@ -94,6 +98,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 		wait "$qpid" 2>/dev/null || true
 		qpid=""
 		sleep 0.5
+		crlf
 		echo "[pm-async] TIMEOUT: guest ($kernel-$flavour) still running after ${timeout}s; last console lines:" >&2
 		tail -n 40 "$console" | sed 's/^/    /' >&2
 		exit 124
@@ -103,8 +108,7 @@ done
 wait "$qpid" 2>/dev/null || true
 qpid=""
 sleep 0.3
-# The guest's tty turns "\n" into "\r\n".
-sed -i 's/\r$//' "$results" "$console"
+crlf
 
 rc=$(sed -n 's/^@@PMA-END rc=\([0-9]*\).*/\1/p' "$results" | tail -n 1)
 if [ -z "$rc" ]; then

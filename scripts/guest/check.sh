@@ -1,39 +1,83 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # pm-async: the in-guest part of "make check".  Every test stream is framed
-# by "@@TAP NAME" / "@@TAPEND NAME rc=N" so the host can count its results.
-# Arguments: names of the streams to run (default: all that exist).
+# by "@@TAP NAME" / "@@TAPEND NAME rc=N" so the host can count its results;
+# the frame markers go to the kernel log (/dev/kmsg) as well, so that the
+# host's scan of the console (scripts/kernel-log.sh) can tell in which
+# stream a kernel warning was printed.  Every stream prints its TAP plan
+# before its first result: a stream cut short then comes up short of its
+# plan.  A stream asked for that cannot run here fails (it does not
+# vanish).  Exit status: 0 if every stream exited 0.
+# Arguments: names of the streams to run (default: all of them).
 
 ksft=/kselftest/pm_async/pm_async.sh
+status=0
 
 stream()
 {
 	name=$1
 	shift
+	echo "@@TAP $name" 2>/dev/null >/dev/kmsg
 	echo "@@TAP $name"
 	"$@"
-	echo "@@TAPEND $name rc=$?"
+	rc=$?
+	echo "@@TAPEND $name rc=$rc"
+	echo "@@TAPEND $name rc=$rc" 2>/dev/null >/dev/kmsg
+	[ $rc = 0 ] || status=1
 }
 
-# KUnit suites built as modules: load each, print the KTAP of its suites.
+# missing WHAT: the one failed result of a stream that cannot run.
+missing()
+{
+	echo "1..1"
+	echo "not ok 1 $*"
+	return 1
+}
+
+# KUnit suites built as modules: one result per module (the plan is known
+# before any module loads), with the KTAP of its suites indented below it
+# as subtests.  A module that does not load, or loads without running a
+# suite, fails; so does a kernel with no KUnit module at all (make check
+# asks for kunit only on the kernels that have the engine's suite).
 kunit()
 {
-	found=0
-	for ko in $(find /lib/modules -name '*kunit*.ko' | sort); do
-		found=1
+	mods=$(find /lib/modules -name '*kunit*.ko' | sort)
+	[ -n "$mods" ] || { missing "kunit: no KUnit module in this kernel ($(uname -r))"; return; }
+	echo "KTAP version 1"
+	echo "1..$(echo "$mods" | wc -l)"
+	i=0 bad=0
+	for ko in $mods; do
+		i=$((i + 1))
 		mod=$(basename "$ko" .ko)
 		before=$(ls /sys/kernel/debug/kunit 2>/dev/null)
-		modprobe "$mod" || { echo "not ok 1 $mod # modprobe failed"; continue; }
+		if ! modprobe "$mod"; then
+			echo "not ok $i $mod # modprobe failed"
+			bad=1
+			continue
+		fi
+		nsuite=0 ok=0
 		for s in $(ls /sys/kernel/debug/kunit); do
 			echo "$before" | grep -qx "$s" && continue
-			cat "/sys/kernel/debug/kunit/$s/results"
+			nsuite=$((nsuite + 1))
+			sed 's/^/    /' "/sys/kernel/debug/kunit/$s/results"
+			grep -q '^not ok' "/sys/kernel/debug/kunit/$s/results" && ok=1
 		done
+		[ $nsuite != 0 ] || { echo "# $mod: no KUnit suite appeared in /sys/kernel/debug/kunit"; ok=1; }
+		if [ $ok = 0 ]; then
+			echo "ok $i $mod"
+		else
+			echo "not ok $i $mod"
+			bad=1
+		fi
 	done
-	[ $found = 1 ] || echo "# no KUnit modules in this kernel"
+	return $bad
 }
 
 # Lockdep, sleeping-in-atomic, hung tasks, WARN and BUG leave traces in the
-# kernel log; any of them fails the run.
+# kernel log; any of them fails the run.  Only what is still in the ring
+# buffer (CONFIG_LOG_BUF_SHIFT=17) is seen: make check does not run this
+# stream, it scans the whole console on the host (scripts/kernel-log.sh).
+# It stays for "make run CMD='sh /pma/check.sh dmesg'".
 dmesg_clean()
 {
 	echo "TAP version 13"
@@ -51,11 +95,19 @@ dmesg_clean()
 set -- ${*:-kselftest kunit reliability measure replay dmesg}
 for s in "$@"; do
 	case $s in
-	kselftest) [ -x $ksft ] || [ -f $ksft ] && stream kselftest sh $ksft ;;
+	kselftest)
+		if [ -f $ksft ]; then
+			stream kselftest sh $ksft
+		else
+			stream kselftest missing "kselftest: $ksft is not in the initramfs"
+		fi
+		;;
 	kunit) stream kunit kunit ;;
 	reliability) stream reliability sh /pma/reliability.sh ;;
 	measure) stream measure sh /pma/measure.sh ;;
 	replay) stream replay sh /pma/replay.sh ;;
 	dmesg) stream dmesg dmesg_clean ;;
+	*) stream "$s" missing "$s: no such stream in /pma/check.sh" ;;
 	esac
 done
+exit $status

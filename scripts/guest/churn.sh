@@ -17,7 +17,8 @@
 # Then one fixed case: a sync supplier whose consumer is deleted during
 # the consumer's suspend callback (pm_async=0).
 # Where the removal landed (which device phase, or between phases) is
-# counted and printed with the summary.
+# counted and printed with the summary.  The two warm-up cycles are results
+# of their own; a fixed case whose removal came too early is a counted skip.
 #
 #   CHURN_NDEV   devices in the topology (default 60)
 #   CHURN_FIXED  0 leaves the fixed case out (default 1)
@@ -62,9 +63,13 @@ for i in 1 2; do
 	LOADERS="$LOADERS $!"
 done
 
-rl_good_cycle || echo "# the first cycle failed"
+# Two cycles without churn first, each a result: the rounds rest on them
+# (the second one times a transition, which places the removals).
+rl_good_cycle
+rl_result $? "churn: warm-up cycle 1 of $ndev devices, no churn"
 t0=$(rl_now_ms)
-rl_good_cycle || echo "# the second cycle failed"
+rl_good_cycle
+rl_result $? "churn: warm-up cycle 2, timed"
 wall=$(( $(rl_now_ms) - t0 ))
 echo "# [churn] $ndev devices, a transition takes about $wall ms"
 
@@ -150,7 +155,7 @@ kill $LOADERS 2>/dev/null
 # sync.  The lab's watchdog is shortened: the case takes a few seconds.
 fixed_case()
 {
-	err=0
+	err=0 mistimed=""
 	desc="churn: sync supplier whose consumer is deleted during the consumer's suspend, pm_async=0"
 	echo "# [churn] $desc"
 	echo 0 >/sys/power/pm_async
@@ -161,11 +166,14 @@ fixed_case()
 		rl_cycle freeze || { echo "# the transition failed"; err=1; }
 		set -- $(cat $LAB/churn)
 		[ "$1" = done ] || { echo "# churn: $*"; err=1; }
-		# vc was prepared (it took part) and vs's suspend came after.
+		# vc was prepared (it took part) and vs's suspend came after;
+		# otherwise (the removal came before vs's prepare: a starved
+		# vCPU) the case did not test what it should: a counted skip
+		# if nothing else went wrong.
 		awk -v t="${4:-0}" '$1 == "vs" && $2 == "prepare" { p = $4 }
 			$1 == "vs" && $2 == "suspend" { s = $3 }
 			END { exit !(p < t && t < s) }' $RPT ||
-			echo "# the removal did not land between prepare and vs's suspend: the case did not test what it should"
+			{ mistimed="the removal did not land between vs's prepare and its suspend"; echo "# $mistimed"; }
 		grep -v '^vc ' "$T/topo" >"$T/topo.rest"
 		mv "$T/topo.rest" "$T/topo"
 		rl_check_report good || err=1
@@ -178,7 +186,11 @@ fixed_case()
 		err=1
 	fi
 	echo 1 >/sys/power/pm_async
-	rl_result $err "$desc"
+	if [ $err = 0 ] && [ -n "$mistimed" ]; then
+		rl_skip "$desc" "$mistimed: not tested"
+	else
+		rl_result $err "$desc"
+	fi
 }
 [ "${CHURN_FIXED:-1}" = 0 ] || fixed_case
 

@@ -65,6 +65,9 @@ command -v pm-async-measure >/dev/null && command -v pm-async-advise >/dev/null 
 	exit 1
 }
 
+# The plan comes first: a guest that dies in the middle (the lab's watchdog
+# panics it on a hung transition) leaves the stream short of its plan.
+echo "1..11"
 modprobe pm_async_test 2>/dev/null
 echo clear >$LAB/topology 2>/dev/null
 check "lab module loaded with the laptop profile" \
@@ -206,4 +209,4 @@ check "every knob restored after the failed cycle; every lab device active" \
 
 echo clear >$LAB/topology
 rmmod pm_async_test 2>/dev/null
-echo "1..$n"
+[ $n = 11 ] || echo "# $n results for a plan of 11"

@@ -23,6 +23,9 @@ scale=${REPLAY_SCALE:-0.01}
 cycles=${REPLAY_CYCLES:-2}
 
 echo "TAP version 13"
+# The plan first: a hang (the lab's watchdog panics the guest) leaves the
+# stream short of it.
+rl_plan $((2 + cycles))
 rl_init
 
 pm-async-advise --profile "$T/sky.topo" --scale "$scale" $LOG >"$T/advise.txt" 2>&1

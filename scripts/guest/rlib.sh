@@ -12,9 +12,13 @@
 #    (KCSAN, KASAN; those whose stack is in drivers/base/power or the lab
 #    counted apart), warnings, lockdep reports and hung tasks.
 # The checks after it (rl_check_*) count violations and bad outcomes.
-# Results are TAP lines (rl_result) and a final summary line (rl_summary):
+# Results are TAP lines (rl_result), after the plan if the script knows it
+# beforehand (rl_plan: a guest that dies then leaves the stream short of
+# it), and a final summary line (rl_summary, which prints the plan if
+# rl_plan did not):
 #   # SUMMARY campaign=NAME cycles=N callbacks=N points=N faults=N
 #     violations=N hangs=N sanitizer=N sanitizer_pm=N kernel_reports=N bad=N
+#     skipped=N
 # callbacks: device phase callbacks that ran (devices x phases exercised);
 # points: distinct device x phase fault points (faults.sh).
 
@@ -29,7 +33,7 @@ SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_earl
 T=""
 N_TEST=0
 CYCLES=0 CALLBACKS=0 POINTS=0 FAULTS=0 VIOL=0 HANGS=0
-SANI=0 SANI_PM=0 KREP=0 BAD=0
+SANI=0 SANI_PM=0 KREP=0 BAD=0 SKIPS=0
 MARK=0
 DOG=""
 
@@ -47,6 +51,24 @@ rl_rand()
 	awk -v s="$1" -v t="$2" -v m="$3" 'BEGIN { srand(s * 7919 + t); printf "%d\n", int(rand() * m) }'
 }
 
+# rl_plan N: the plan, before the first result.
+RL_PLANNED=0
+rl_plan()
+{
+	RL_PLANNED=1
+	echo "1..$1"
+}
+
+# rl_skip DESC REASON: a case that did not test what it should, for a
+# reason that is not a failure of the kernel: counted as skipped, with the
+# reason, never a silent comment.
+rl_skip()
+{
+	N_TEST=$((N_TEST + 1))
+	SKIPS=$((SKIPS + 1))
+	echo "ok $N_TEST $1 # SKIP $2"
+}
+
 rl_result()
 {
 	N_TEST=$((N_TEST + 1))
@@ -61,21 +83,26 @@ rl_result()
 # rl_kmemleak_scan: scan for leaks twice (an object is reported once it has
 # stayed unreferenced over a scan), set KML_N to the number of unreferenced
 # objects and, if any, print the start of the list as comments.  Needs a
-# kernel with kmemleak ($RL_KML writable).
+# kernel with kmemleak ($RL_KML writable).  A scan that fails (kmemleak
+# disabled itself, or was turned off: the write returns an error) proves
+# nothing: the status is 1 and KML_N is "none", never 0.
 RL_KML=/sys/kernel/debug/kmemleak
 rl_kmemleak_scan()
 {
-	echo scan >$RL_KML
-	sleep 5
-	echo scan >$RL_KML
+	KML_N=none
+	if ! echo scan 2>"${T:-/tmp}/kml.err" >$RL_KML || ! { sleep 5; echo scan 2>"${T:-/tmp}/kml.err" >$RL_KML; }; then
+		echo "# kmemleak scan failed: $(cat "${T:-/tmp}/kml.err")"
+		dmesg | grep -i 'kmemleak' | tail -n 5 | sed 's/^/#   /'
+		return 1
+	fi
 	KML_N=$(grep -c '^unreferenced object' $RL_KML)
 	[ "$KML_N" = 0 ] || head -n 80 $RL_KML | sed 's/^/#   /'
 }
 
 rl_summary()
 {
-	echo "1..$N_TEST"
-	echo "# SUMMARY campaign=$1 cycles=$CYCLES callbacks=$CALLBACKS points=$POINTS faults=$FAULTS violations=$VIOL hangs=$HANGS sanitizer=$SANI sanitizer_pm=$SANI_PM kernel_reports=$KREP bad=$BAD"
+	[ $RL_PLANNED = 1 ] || echo "1..$N_TEST"
+	echo "# SUMMARY campaign=$1 cycles=$CYCLES callbacks=$CALLBACKS points=$POINTS faults=$FAULTS violations=$VIOL hangs=$HANGS sanitizer=$SANI sanitizer_pm=$SANI_PM kernel_reports=$KREP bad=$BAD skipped=$SKIPS"
 }
 
 # The shell watchdog: one process for the whole campaign.  It only runs

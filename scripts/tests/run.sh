@@ -2,12 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # Unit tests of the harness itself (TAP): the series/overlay tree builder,
-# export, and the TAP summariser, on a tiny fake kernel source.
+# export, and the TAP summariser, on a tiny fake kernel source; make check
+# (check.sh) on a stand-in repository with a fake qemu-system-x86_64, so
+# that a guest that panics, hangs or loses a stream, a host suite that does
+# not build and an early kernel warning are shown to fail it.
+#
+# PMA_CHECK_FROM=REV runs the make check cases on the harness scripts
+# (check.sh, tap-summary.sh, qemu-run.sh, common.sh, kernel-log.sh,
+# guest-checks.sh) of git
+# revision REV instead of the working tree's: how to see that a case fails
+# on an older check.sh.
 
 set -uo pipefail
 H=$(cd "$(dirname "$0")/.." && pwd)
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+trap '[ -n "${PMA_KEEP:-}" ] || rm -rf "$T"' EXIT
 n=0
 fails=0
 
@@ -24,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..16"
+echo "1..24"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -165,5 +174,166 @@ cmd="echo \"it's\" 'quoted' \$HOME \$(x); uname -r"
 make -s -C "$H/.." run S="$T/fake" KERNEL=stock FLAVOUR=bench CMD="$cmd" >"$T/log" 2>&1 &&
 	[ "$(tail -n 1 "$T/args")" = "$cmd" ] && [ "$(head -n 4 "$T/args" | tr '\n' ' ')" = "-k stock -f bench " ]
 ok $? "make run: CMD with quotes, \$VAR and \$(...) reaches qemu-run.sh unchanged"
+
+# ---------------------------------------------------------------------------
+# make check on a stand-in repository: stand-ins for tree.sh, series*.sh,
+# build-kernel.sh, mkinitramfs.sh and the harness's own tests (no
+# recursion), a host suite, a fake bzImage and initramfs, and a fake
+# qemu-system-x86_64 that plays the guest.  The real check.sh,
+# tap-summary.sh, kernel-log.sh and qemu-run.sh run on them.
+#
+# The fake guest reads the streams from the command qemu-run.sh packs into
+# the initrd, and FAKE_GUEST, words of:
+#   panic          the kernel panics at boot
+#   hang=S         stream S prints one result (its plan would come last, as
+#                  replay's used to) and the guest hangs
+#   skip=S         stream S never starts
+#   warn=S         a WARNING is printed on the console during stream S
+# Otherwise every stream passes.  The "dmesg" stream (in-guest ring buffer
+# scan) passes: the early warning has scrolled out, as it would.
+fakeq=$T/fakebin/qemu-system-x86_64
+mkdir -p "$T/fakebin"
+cat >"$fakeq" <<'FAKE'
+#!/bin/bash
+con="" res="" initrd=""
+while [ $# -gt 0 ]; do
+	case $1 in
+	-serial) if [ -z "$con" ]; then con=${2#file:}; else res=${2#file:}; fi; shift ;;
+	-initrd) initrd=$2; shift ;;
+	esac
+	shift
+done
+cmd=$(gzip -dc "$initrd" | cpio -i --quiet --to-stdout run.sh)
+k() { echo "[    $1.000000] $2" >>"$con"; }
+k 0 "Linux version 6.12.0-fake"
+k 0 "RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable to RETBleed attacks, data leaks possible!"
+case " $FAKE_GUEST " in
+*" panic "*)
+	k 1 "VFS: Cannot open root device"
+	k 1 "Kernel panic - not syncing: VFS: Unable to mount root fs on unknown-block(0,0)"
+	exit 0 ;;
+esac
+echo "@@PMA-BEGIN 6.12.0-fake" >>"$res"
+set -- ${cmd#sh /pma/check.sh}
+for s in "$@"; do
+	case " $FAKE_GUEST " in *" skip=$s "*) continue ;; esac
+	k 2 "@@TAP $s"
+	echo "@@TAP $s" >>"$res"
+	case " $FAKE_GUEST " in
+	*" hang=$s "*)
+		printf 'TAP version 13\nok 1 %s: first case\n' "$s" >>"$res"
+		exec sleep 600 ;;
+	*" warn=$s "*)
+		k 3 "WARNING: CPU: 1 PID: 97 at drivers/base/power/main.c:1234 dpm_suspend+0x42/0x1f0"
+		k 3 "Modules linked in: pm_async_test"
+		k 3 "Call Trace:"
+		k 3 " <TASK>" ;;
+	esac
+	k 3 "PM: Device pat_x failed to suspend: error -5"
+	if [ "$s" = dmesg ]; then
+		printf '1..1\nok 1 kernel log has no warnings, lockdep reports or hung tasks\n' >>"$res"
+	else
+		printf '1..2\nok 1 %s: a\nok 2 %s: b\n' "$s" "$s" >>"$res"
+	fi
+	echo "@@TAPEND $s rc=0" >>"$res"
+	k 4 "@@TAPEND $s rc=0"
+done
+echo "@@PMA-END rc=0" >>"$res"
+FAKE
+chmod +x "$fakeq"
+
+# fake_check NAME [VAR=VALUE...]: make check on a fresh stand-in repository
+# $T/NAME (the environment as given), output in $T/log, status in $T/rc.
+fake_check()
+{
+	local F=$T/$1 f
+
+	shift
+	mkdir -p "$F/scripts/tests" "$F/scripts/good" "$F/build/patched/obj-test/arch/x86/boot"
+	for f in check.sh common.sh tap-summary.sh kernel-log.sh guest-checks.sh qemu-run.sh; do
+		if [ -n "${PMA_CHECK_FROM:-}" ]; then
+			git -C "$H/.." show "$PMA_CHECK_FROM:scripts/$f" >"$F/scripts/$f" 2>/dev/null || rm -f "$F/scripts/$f"
+		else
+			cp "$H/$f" "$F/scripts/$f"
+		fi
+	done
+	for f in tree series series-check build-kernel mkinitramfs; do
+		printf '#!/bin/sh\nexit 0\n' >"$F/scripts/$f.sh"
+	done
+	printf '#!/bin/sh\necho 1..1\necho "ok 1 - harness stand-in"\n' >"$F/scripts/tests/run.sh"
+	chmod +x "$F"/scripts/*.sh "$F/scripts/tests/run.sh"
+	printf 'test:\n\t@echo 1..2; echo "ok 1 - good a"; echo "ok 2 - good b"\n' >"$F/scripts/good/Makefile"
+	echo fake >"$F/build/patched/obj-test/arch/x86/boot/bzImage"
+	: >"$F/build/patched/initramfs-test.cpio.gz"
+	env PATH="$T/fakebin:$PATH" PMA_TOP="$F" PMA_BUILD="$F/build" CHECK_KERNELS=patched \
+		CHECK_TIMEOUT=60 FAKE_GUEST= "$@" "$F/scripts/check.sh" >"$T/log" 2>&1
+	echo $? >"$T/rc"
+}
+
+# check_failed PATTERN: make check failed, its last line counts a failure,
+# and a line of its output matches PATTERN (extended regexp).
+check_failed()
+{
+	[ "$(cat "$T/rc")" != 0 ] && tail -n 1 "$T/log" | grep -Eq '^[0-9]+ passed, [1-9][0-9]* failed, [0-9]+ skipped$' &&
+		grep -Eq "$1" "$T/log"
+}
+
+# A host suite in tools/power/pm-async is found like those in scripts/*/.
+mkdir -p "$T/clean/tools/power/pm-async"
+printf 'test:\n\t@echo 1..1; echo "ok 1 - pm-async tools"\n' >"$T/clean/tools/power/pm-async/Makefile"
+fake_check clean
+[ "$(cat "$T/rc")" = 0 ] && tail -n 1 "$T/log" | grep -Eq '^[1-9][0-9]* passed, 0 failed, 0 skipped$' &&
+	grep -q 'ok   patched/replay' "$T/log" && grep -q 'ok   host/pm-async' "$T/log" &&
+	grep -q 'ok   host/good' "$T/log"
+ok $? "make check: a clean run passes, host suites in scripts/*/ and tools/power/pm-async counted"
+
+fake_check panic FAKE_GUEST=panic
+check_failed 'not ok: patched/guest: .*kernel panic: Kernel panic - not syncing: VFS'
+ok $? "make check: a kernel that panics at boot fails it"
+
+fake_check hang FAKE_GUEST=hang=replay CHECK_TIMEOUT=3
+check_failed 'not ok: patched/guest: .*timed out' && grep -q 'FAIL patched/replay' "$T/log"
+ok $? "make check: a guest that hangs mid-stream (plan not printed yet) fails it"
+
+fake_check never FAKE_GUEST=skip=kunit
+check_failed 'FAIL patched/kunit .*never started'
+ok $? "make check: a stream that never starts fails it"
+
+mkdir -p "$T/broken/scripts/broken"
+printf 'int main(void) { return 0 }\n' >"$T/broken/scripts/broken/t.c"
+printf 'test:\n\t@$(CC) -o t t.c && ./t\n' >"$T/broken/scripts/broken/Makefile"
+mkdir -p "$T/broken/tools/power/pm-async/report"
+printf 'test:\n\t@echo 1..1; echo "ok 1 - report"\n' >"$T/broken/tools/power/pm-async/report/Makefile"
+fake_check broken
+check_failed 'FAIL host/broken .*exit status' && grep -q 'ok   host/pm-async-report' "$T/log"
+ok $? "make check: a host suite that does not compile fails it (tools/power/pm-async/*/ found)"
+
+fake_check warn FAKE_GUEST=warn=kselftest
+check_failed 'not ok: patched/kernel-log: .*kernel log during kselftest: 1 report.*WARNING: CPU: 1 PID: 97'
+ok $? "make check: a kernel warning early in the run (kselftest) fails it and names the stream"
+
+# The summariser's own rules: a stream with no plan that dies, one with
+# results past its plan, a stream asked for that never started.
+printf '@@TAP kunit\nok 1 x\n@@TAP b\n1..1\nok 1 y\nok 2 z\n@@TAPEND b rc=0\n@@PMA-END rc=0\n' >"$T/tap"
+TAP_TOTALS=$T/tot "$H/tap-summary.sh" -e "kunit b c" g "$T/tap" >"$T/log" 2>&1
+[ "$(cat "$T/tot")" = "3 3 0" ] && grep -q 'FAIL g/kunit .*no end marker.*no plan' "$T/log" &&
+	grep -q 'FAIL g/b .*2 results for a plan of 1' "$T/log" && grep -q 'FAIL g/c .*never started' "$T/log"
+ok $? "tap-summary: no plan, no end marker, results past the plan, a stream never started"
+
+# The kernel log scan: reports counted in the stream they were printed in;
+# what the tests print on purpose is not a report.
+printf '%s\n' '[    0.1] RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable' \
+	'[    1.0] @@TAP kselftest' '[    1.1] pm_async_test: line 3: unknown key '"'"'x'"'"'' \
+	'[    1.2] PM: Device pat_a failed to suspend: error -5' '[    1.3] PM: Some devices failed to suspend, or early wake event detected' \
+	'[    1.4] @@TAPEND kselftest rc=0' '[    2.0] @@TAP reliability' \
+	'[    2.1] INFO: task sh:97 blocked for more than 30 seconds.' '[    2.2] @@TAPEND reliability rc=0' \
+	'[    3.0] @@TAP replay' '[    3.1] rcu: INFO: rcu_preempt self-detected stall on CPU' \
+	'[    4.0] @@TAP measure' '[    4.1] **  12 printk messages dropped **' >"$T/con"
+"$H/kernel-log.sh" "$T/con" >"$T/log" 2>&1
+grep -q '^ok 1 kernel log during boot' "$T/log" && grep -q '^ok 2 kernel log during kselftest' "$T/log" &&
+	grep -q '^not ok 3 kernel log during reliability: 1 report' "$T/log" &&
+	grep -q '^not ok 4 kernel log during replay: 1 report' "$T/log" &&
+	grep -q '^not ok 5 kernel log during measure: .*lost messages' "$T/log" && grep -q '^1\.\.5$' "$T/log"
+ok $? "kernel-log: reports per stream, hung task, RCU stall, lost lines; injected failures are not reports"
 
 [ $fails = 0 ]
