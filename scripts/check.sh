@@ -27,9 +27,12 @@
 # scans the whole console.log on the host, one result per stream
 # (scripts/kernel-log.sh).
 #
-# CHECK_KERNELS="patched stock", CHECK_STREAMS (default "kselftest kunit
-# reliability measure replay dmesg"; kunit is dropped on stock) and
-# CHECK_TIMEOUT (seconds per boot, 1500) select parts.
+# CHECK_KERNELS="patched stock", CHECK_STREAMS (default "kselftest
+# reliability measure replay dmesg"; "kunit" runs the KUnit modules of a
+# kernel and is dropped on stock) and CHECK_TIMEOUT (seconds per boot,
+# 1500) select parts.  The stock kernel (mainline 7.3 plus the lab) lacks
+# the series' fixes of mainline's engine: its kselftest runs with
+# PM_ASYNC_XFAIL=no_pm, so the cases of those fixes must fail there.
 #
 # The harness's tests run this script on a stand-in repository
 # (scripts/tests/run.sh): PMA_TOP names it, and every script called below
@@ -135,8 +138,12 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 		args+=("$k" "$out/$k-build.log")
 		continue
 	fi
-	streams=${CHECK_STREAMS:-kselftest kunit reliability measure replay dmesg}
-	[ "$k" = stock ] && streams=${streams/kunit/}
+	streams=${CHECK_STREAMS:-kselftest reliability measure replay dmesg}
+	xfail=""
+	if [ "$k" = stock ]; then
+		streams=${streams/kunit/}
+		xfail="PM_ASYNC_XFAIL=no_pm "
+	fi
 	# "dmesg" is the host's scan of console.log (kernel-log.sh), run on
 	# every boot; the guest runs the others.
 	gstreams=$(echo ${streams//dmesg/})
@@ -147,7 +154,7 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	# (With no guest stream asked for, the boot and its kernel log are
 	# still checked; "sh /pma/check.sh" alone would run them all.)
 	"$S/qemu-run.sh" -k "$k" -f test -t "${CHECK_TIMEOUT:-1500}" \
-		-a no_console_suspend -o "$out/$k" -- "${gstreams:+sh /pma/check.sh $gstreams}${gstreams:-true}" |
+		-a no_console_suspend -o "$out/$k" -- "${gstreams:+${xfail}sh /pma/check.sh $gstreams}${gstreams:-true}" |
 		sed -u 's/^/    /'
 	rc=${PIPESTATUS[0]}
 	"$S/guest-checks.sh" "$k" "$out/$k" "$rc" "${CHECK_TIMEOUT:-1500}" "$gstreams" >"$out/$k/guest.log"

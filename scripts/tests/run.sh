@@ -295,8 +295,8 @@ fake_check hang FAKE_GUEST=hang=replay CHECK_TIMEOUT=3
 check_failed 'not ok: patched/guest: .*timed out' && grep -q 'FAIL patched/replay' "$T/log"
 ok $? "make check: a guest that hangs mid-stream (plan not printed yet) fails it"
 
-fake_check never FAKE_GUEST=skip=kunit
-check_failed 'FAIL patched/kunit .*never started'
+fake_check never FAKE_GUEST=skip=measure
+check_failed 'FAIL patched/measure .*never started'
 ok $? "make check: a stream that never starts fails it"
 
 mkdir -p "$T/broken/scripts/broken"
