@@ -30,8 +30,7 @@
 #           async framework's workers from the others; kasan: kmemleak
 #           instead, several times slower; make check-kasan ends with a
 #           kmemleak scan too), SOAK_OTHER_KB, SOAK_SLAB_KB
-#   all     RL_SPLIT_MIN (the engine's split_min, e.g. 4 for a start
-#           helper in almost every phase), CAMPAIGN_FLAVOUR (test),
+#   all     CAMPAIGN_FLAVOUR (test),
 #           CAMPAIGN_OUT (out/campaign/NAME-DATE; with
 #           CAMPAIGN_SUMMARY=only, the summary of that earlier run),
 #           CAMPAIGN_TIMEOUT (seconds per boot, 14400), CAMPAIGN_PARALLEL
@@ -56,7 +55,7 @@ mkdir -p "$out"
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
 for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV \
-	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT RL_SPLIT_MIN; do
+	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done
 

@@ -75,8 +75,6 @@ for prof in "$@"; do
 			echo "--- pm"
 			dmesg | grep 'PM: .* of devices \(complete\|aborted\) after'
 			echo "=== end"
-			[ -r /sys/kernel/debug/pm_async/stats ] &&
-				sed "s/^/# engine $name $mode $i: /" /sys/kernel/debug/pm_async/stats
 		done
 		i=$((i + 1))
 	done

@@ -137,12 +137,6 @@ rl_init()
 	[ -w /sys/module/suspend/parameters/pm_test_delay ] &&
 		echo 0 >/sys/module/suspend/parameters/pm_test_delay
 	echo 1 >/sys/power/pm_async
-	# RL_SPLIT_MIN: the engine's start helper threshold (patched kernels),
-	# low to have a helper in (almost) every phase.
-	if [ -n "${RL_SPLIT_MIN:-}" ] && [ -w /sys/kernel/debug/pm_async/split_min ]; then
-		echo "$RL_SPLIT_MIN" >/sys/kernel/debug/pm_async/split_min
-		echo "# start helper from $((2 * RL_SPLIT_MIN)) async devices"
-	fi
 	echo none >$LAB/churn
 	echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
 	rl_watchdog &
