@@ -1097,6 +1097,19 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 			break;
 		}
 	}
+	if (e->no_pm) {
+		/*
+		 * Devices that take no part in PM never have the async flag
+		 * (nothing sets it and they have no power/async), and the PM
+		 * core relies on that: it would run their callbacks when an
+		 * async child starts them.
+		 */
+		if (test_bit(PAT_KEY_ASYNC, &seen) && e->async) {
+			pr_err("line %u: async=1 with pm=0\n", lineno);
+			return -EINVAL;
+		}
+		e->async = false;
+	}
 	return 1;
 }
 

@@ -580,7 +580,7 @@ EOF
 	if load "$TMP/in.topo" && good_cycle freeze &&
 	   check_report "$SUSPEND_ALL" "" && check_state; then
 		err=0
-		grep -q '^w.wakeup .*pm=0$' "$TMP/topo" ||
+		grep -q '^w.wakeup .* async=0 .*pm=0$' "$TMP/topo" ||
 			{ ktap_print_msg "pm=0 not read back"; err=1; }
 		for ph in suspend suspend_late suspend_noirq; do
 			starts_early w $ph s1 s2 s3 || late=1
@@ -690,7 +690,7 @@ reject_fail()
 }
 
 long_name=$(printf '%032d' 0)
-NR_BAD=18
+NR_BAD=19
 
 test_bad_input()
 {
@@ -711,6 +711,7 @@ test_bad_input()
 	reject "name of 32 characters" "$long_name\n"
 	reject "pm not 0 or 1" "n1 pm=2\n"
 	reject "supplier with pm=0" "n1 pm=0\nn2 suppliers=n1\n"
+	reject "async=1 with pm=0" "n1 async=1 pm=0\n"
 	reject "bad line after good lines" "n1 parent=b1\n"\
 "n2 parent=n1 suppliers=b0\n# comment\nn3 parent=n2 fail=resume\n"
 	reject_fail "fail file: unknown device" "nosuch suspend"
