@@ -22,7 +22,9 @@
 #  3b. no-PM dependencies: a device whose only child or consumer takes no
 #     part in PM (pm=0, like a wakeup source's wakeupN device) starts each
 #     suspend phase at once, and one whose parent takes no part in PM
-#     starts each resume phase at once, not behind the sync devices.
+#     starts each resume phase at once, not behind the sync devices; a
+#     sync device beyond a no-PM one (grandchild, grandparent) is still
+#     waited for, as the walk always did.
 #  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
 #     with pm_async 0 and 1: the transition fails, nothing is out of
 #     order, every device ends active, the next transition succeeds.
@@ -564,12 +566,16 @@ test_no_pm()
 	# Suspend: w's only child and l's only consumer take no part in PM
 	# (like the wakeupN device of a wakeup source); the sync devices
 	# come after w and l in dpm_list, so the suspend walk meets them
-	# first.
+	# first.  g's child takes no part in PM either, but has a sync child
+	# of its own, which the walk meets before g: g still follows it.
 	cat >"$TMP/in.topo" <<EOF
 w suspend=40000 suspend_late=4000 suspend_noirq=4000
 w.wakeup parent=w pm=0
 l suspend=40000
 l.c pm=0 suppliers=l
+g suspend=4000
+g.b parent=g pm=0
+g.b.c parent=g.b async=0 suspend=20000
 s1 async=0 suspend=20000 suspend_late=8000 suspend_noirq=8000
 s2 async=0 suspend=20000 suspend_late=8000 suspend_noirq=8000
 s3 async=0 suspend=20000 suspend_late=8000 suspend_noirq=8000
@@ -586,14 +592,20 @@ EOF
 			starts_early w $ph s1 s2 s3 || late=1
 		done
 		starts_early l suspend s1 s2 s3 || late=1
+		before g.b.c suspend g suspend || err=1
 	fi
 	no_pm_result $err $late "no-PM child or consumer: the device starts each"\
 " suspend phase at once, not behind the sync devices"
 
 	# Resume: d's parent takes no part in PM (an ACPI device object, a
-	# faux device); the sync devices come before d in dpm_list.
+	# faux device); the sync devices come before d in dpm_list.  h.b.c's
+	# parent takes no part in PM either, but its grandparent h is a sync
+	# device that the walk meets first: h.b.c still follows it.
 	cat >"$TMP/in.topo" <<EOF
 acpi pm=0
+h async=0 resume=20000
+h.b parent=h pm=0
+h.b.c parent=h.b resume=4000
 s1 async=0 resume=20000 resume_early=8000 resume_noirq=8000
 s2 async=0 resume=20000 resume_early=8000 resume_noirq=8000
 s3 async=0 resume=20000 resume_early=8000 resume_noirq=8000
@@ -607,6 +619,7 @@ EOF
 		for ph in resume_noirq resume_early resume; do
 			starts_early d $ph s1 s2 s3 || late=1
 		done
+		before h resume h.b.c resume || err=1
 	fi
 	no_pm_result $err $late "no-PM parent: the device starts each resume phase"\
 " at once, not behind the sync devices"
