@@ -2,7 +2,8 @@
 /*
  * pm-async-advise: which sync devices to make async.
  *
- * The saving of a device is the drop of the stock 6.12 prediction, summed
+ * The saving of a device is the drop of the stock prediction (the policy of
+ * the log's kernel, p->stock: 6.12 or mainline), summed
  * over the six phases, when that device alone gets power/async enabled
  * (what a user can do today).  The best set under a size limit is found
  * greedily: repeatedly add the device with the largest extra saving, stop
@@ -28,7 +29,7 @@ static double stock_total(const struct graph *g, const struct sim_params *p,
 		double t = base[ph];
 
 		if (g->has_phase[ph] && (dev < 0 || g->d[dev].has_cb[ph]))
-			t = sim_phase(g, ph, POL_STOCK, flags, p, NULL);
+			t = sim_phase(g, ph, p->stock, flags, p, NULL);
 		if (isnan(t))
 			t = base[ph];
 		if (per_ph)
@@ -76,7 +77,7 @@ void advice_compute(const struct graph *g, const struct sim_params *p,
 		flags[i] = (unsigned char)(g->d[i].async ? 1 : 0);
 	for (ph = 0; ph < NPHASES; ph++)
 		a->base_us[ph] = g->has_phase[ph] ?
-			sim_phase(g, ph, POL_STOCK, flags, p, NULL) : 0;
+			sim_phase(g, ph, p->stock, flags, p, NULL) : 0;
 	for (ph = 0; ph < NPHASES; ph++)
 		if (isnan(a->base_us[ph]))
 			a->base_us[ph] = 0;

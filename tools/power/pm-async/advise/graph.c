@@ -40,6 +40,8 @@ void graph_free(struct graph *g)
 		free(d->children);
 		free(d->sup);
 		free(d->con);
+		free(d->supfl);
+		free(d->confl);
 	}
 	free(g->d);
 	for (i = 0; i < NPHASES; i++)
@@ -333,8 +335,14 @@ static int waits_for(const struct graph *g, int from, int to)
 	return r;
 }
 
-/* 0 ok, 1 duplicate, -1 would create a dependency cycle */
-int graph_add_link(struct graph *g, int consumer, int supplier)
+/*
+ * 0 ok, 1 duplicate, -1 would create a dependency cycle.  flags: LINK_*;
+ * a link with flags is not waited on (build_adj leaves it out) but still
+ * makes its ends non-leaf / non-root and, unless dormant, starts the other
+ * end in mainline's policy.
+ */
+int graph_add_link_flags(struct graph *g, int consumer, int supplier,
+			 int flags)
 {
 	struct dev *c = &g->d[consumer], *s;
 	int k;
@@ -348,18 +356,67 @@ int graph_add_link(struct graph *g, int consumer, int supplier)
 	if (waits_for(g, consumer, supplier))
 		return -1;
 	DA_GROW(c->sup, c->nsup, c->capsup);
+	c->supfl = xrealloc(c->supfl, (size_t)c->capsup);
+	c->supfl[c->nsup] = (unsigned char)flags;
 	c->sup[c->nsup++] = supplier;
 	s = &g->d[supplier];
 	DA_GROW(s->con, s->ncon, s->capcon);
+	s->confl = xrealloc(s->confl, (size_t)s->capcon);
+	s->confl[s->ncon] = (unsigned char)flags;
 	s->con[s->ncon++] = consumer;
 	g->nlinks++;
 	return 0;
 }
 
+int graph_add_link(struct graph *g, int consumer, int supplier)
+{
+	return graph_add_link_flags(g, consumer, supplier, 0);
+}
+
+/* a flag word of a links line: LINK_* or -1 if not one */
+static int link_flag_word(const char *w)
+{
+	if (!strcmp(w, "-") || !strcmp(w, "sync_state_only=0"))
+		return 0;
+	if (!strcmp(w, "sync_state_only") || !strcmp(w, "sync_state_only=1"))
+		return LINK_SYNC_STATE_ONLY;
+	if (!strcmp(w, "dormant") || !strcmp(w, "status=dormant"))
+		return LINK_DORMANT;
+	if (!strncmp(w, "status=", 7))
+		return 0;
+	return -1;
+}
+
+/* add the link CONS -> SUP with flags; a note if it cannot be */
+int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
+		       int flags, const char *where, int quiet)
+{
+	int ci = graph_find(g, cons), si = graph_find(g, sup), r;
+
+	if (ci < 0 || si < 0) {
+		if (!quiet)
+			graph_note(g, 0, "%s: %s '%s' is not in the log; link skipped",
+				   where, ci < 0 ? "consumer" : "supplier",
+				   ci < 0 ? cons : sup);
+		return -2;
+	}
+	if (g->d[ci].next_same_name >= 0 || g->d[si].next_same_name >= 0)
+		graph_note(g, 0, "%s: device name is ambiguous; linked the first in log order",
+			   where);
+	r = graph_add_link_flags(g, ci, si, flags);
+	if (r < 0)
+		graph_note(g, 0, "%s: link %s -> %s would create a dependency cycle; skipped",
+			   where, cons, sup);
+	return r;
+}
+
 /*
- * Links file: one link per line, either "CONSUMER SUPPLIER" (separated by a
- * tab if the names contain blanks) or the name of a /sys/class/devlink
- * entry "BUS:SUPPLIER--BUS:CONSUMER".  '#' starts a comment.
+ * Links file: one link per line, either "CONSUMER SUPPLIER" (separated by
+ * tabs if the names contain blanks) or the name of a /sys/class/devlink
+ * entry "BUS:SUPPLIER--BUS:CONSUMER", then optional flag words:
+ * "sync_state_only" and "dormant" (also "sync_state_only=0|1",
+ * "status=STATUS" and "-"), as pm-async-measure writes them in links.txt.
+ * '#' starts a comment.
  */
 int graph_read_links(struct graph *g, const char *path, char *err,
 		     size_t errlen)
@@ -375,8 +432,9 @@ int graph_read_links(struct graph *g, const char *path, char *err,
 	}
 	g->links_given = 1;
 	while (getline(&line, &cap, f) >= 0) {
-		char *p, *hash, a[256], b[256], *cons, *sup, *dd, *tab;
-		int ci, si, r, n;
+		char *p, *hash, *fld[8], *cons, *sup, *dd, *save = NULL, where[300];
+		const char *sep;
+		int n = 0, k, fl, flags = 0, bad = 0;
 
 		lineno++;
 		hash = strchr(line, '#');
@@ -385,49 +443,44 @@ int graph_read_links(struct graph *g, const char *path, char *err,
 		p = trim(line);
 		if (!*p)
 			continue;
-		/* "CONSUMER<TAB>SUPPLIER" keeps blanks in names */
-		if ((tab = strchr(p, '\t'))) {
-			*tab = 0;
-			snprintf(a, sizeof(a), "%s", trim(p));
-			snprintf(b, sizeof(b), "%s", trim(tab + 1));
-			n = *a && *b ? 2 : 1;
-		} else if (strstr(p, "--")) {
-			snprintf(a, sizeof(a), "%s", p);
-			n = 1;
-		} else {
-			n = sscanf(p, "%255s %255s", a, b);
+		/* tabs keep blanks in names */
+		sep = strchr(p, '\t') ? "\t" : " \t";
+		for (p = strtok_r(p, sep, &save); p && n < 8; p = strtok_r(NULL, sep, &save)) {
+			p = trim(p);
+			if (*p)
+				fld[n++] = p;
 		}
-		if (n == 1 && (dd = strstr(a, "--"))) {
-			char *s1 = a, *c1 = dd + 2, *col;
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		if (n >= 1 && (dd = strstr(fld[0], "--")) &&
+		    (n == 1 || link_flag_word(fld[1]) >= 0)) {
+			char *col;
 
 			*dd = 0;
-			col = strchr(s1, ':');
-			sup = col ? col + 1 : s1;
-			col = strchr(c1, ':');
-			cons = col ? col + 1 : c1;
-		} else if (n == 2) {
-			cons = a;
-			sup = b;
+			col = strchr(fld[0], ':');
+			sup = col ? col + 1 : fld[0];
+			col = strchr(dd + 2, ':');
+			cons = col ? col + 1 : dd + 2;
+			k = 1;
+		} else if (n >= 2) {
+			cons = fld[0];
+			sup = fld[1];
+			k = 2;
 		} else {
-			graph_note(g, lineno, "%s:%d: cannot parse link line; skipped",
-				   path, lineno);
+			graph_note(g, lineno, "%s: cannot parse link line; skipped", where);
 			continue;
 		}
-		ci = graph_find(g, cons);
-		si = graph_find(g, sup);
-		if (ci < 0 || si < 0) {
-			graph_note(g, lineno, "%s:%d: %s '%s' is not in the log; link skipped",
-				   path, lineno, ci < 0 ? "consumer" : "supplier",
-				   ci < 0 ? cons : sup);
+		for (; k < n; k++) {
+			fl = link_flag_word(fld[k]);
+			if (fl < 0)
+				bad = 1;
+			else
+				flags |= fl;
+		}
+		if (bad) {
+			graph_note(g, lineno, "%s: unknown link flag; link skipped", where);
 			continue;
 		}
-		if (g->d[ci].next_same_name >= 0 || g->d[si].next_same_name >= 0)
-			graph_note(g, lineno, "%s:%d: device name is ambiguous; linked the first in log order",
-				   path, lineno);
-		r = graph_add_link(g, ci, si);
-		if (r < 0)
-			graph_note(g, lineno, "%s:%d: link %s -> %s would create a dependency cycle; skipped",
-				   path, lineno, cons, sup);
+		graph_link_by_name(g, cons, sup, flags, where, 0);
 	}
 	free(line);
 	fclose(f);
@@ -456,8 +509,8 @@ static void build_adj(struct graph *g)
 			for (k = -1; k < d->nsup; k++) {
 				int sup = k < 0 ? d->parent : d->sup[k];
 
-				if (sup < 0)
-					continue;
+				if (sup < 0 || (k >= 0 && d->supfl[k]))
+					continue;	/* not waited on */
 				/* resume: i waits for sup; suspend: sup waits for i */
 				if (s == 1) {
 					dc[i]++;
@@ -488,7 +541,7 @@ static void build_adj(struct graph *g)
 			for (k = -1; k < d->nsup; k++) {
 				int sup = k < 0 ? d->parent : d->sup[k];
 
-				if (sup < 0)
+				if (sup < 0 || (k >= 0 && d->supfl[k]))
 					continue;
 				if (s == 1) {
 					g->dep_idx[s][dpos[i]++] = sup;

@@ -117,6 +117,17 @@ void report_json(FILE *f, const struct analysis *a)
 	fprintf(f, ",\n  \"slot_limit\": %d,\n", a->sp.limit);
 	fprintf(f, "  \"links_given\": %s,\n  \"links\": %d,\n",
 		g->links_given ? "true" : "false", g->nlinks);
+	fputs("  \"links_from\": ", f);
+	json_str(f, a->links_from);
+	fputs(",\n  \"kernel\": ", f);
+	json_str(f, a->kernel);
+	fputs(",\n  \"kernel_from\": ", f);
+	json_str(f, a->kernel_from);
+	fputs(",\n  \"policy\": ", f);
+	json_str(f, policy_key[a->sp.stock]);
+	fputs(",\n  \"policy_reason\": ", f);
+	json_str(f, a->policy_why ? a->policy_why : "--policy");
+	fputs(",\n", f);
 	fputs("  \"sync_devices\": [", f);
 	for (i = 0, first = 1; i < g->n; i++) {
 		if (g->d[i].async || g->d[i].placeholder)
@@ -143,11 +154,13 @@ void report_json(FILE *f, const struct analysis *a)
 		fputs(", \"bound_ms\": ", f);
 		json_num(f, cp->bound_us / 1e3);
 		fputs(", \"predicted_ms\": {", f);
+		fputs("\"stock\": ", f);
+		json_num(f, a->pred[ph][a->sp.stock] / 1e3);
 		for (pol = 0; pol < NPOLICIES; pol++) {
-			fprintf(f, "%s\"%s\": ", pol ? ", " : "", policy_key[pol]);
+			fprintf(f, ", \"%s\": ", policy_key[pol]);
 			json_num(f, a->pred[ph][pol] / 1e3);
 		}
-		err = (a->pred[ph][POL_STOCK] / 1e3 - a->observed[ph]) /
+		err = (a->pred[ph][a->sp.stock] / 1e3 - a->observed[ph]) /
 			a->observed[ph] * 100;
 		fputs("}, \"stock_error_pct\": ", f);
 		json_num(f, a->observed[ph] > 0 ? err : NAN);
@@ -175,9 +188,10 @@ void report_json(FILE *f, const struct analysis *a)
 		json_num(f, obs);
 		fputs(", \"bound_ms\": ", f);
 		json_num(f, bound);
-		fputs(", \"predicted_ms\": {", f);
+		fputs(", \"predicted_ms\": {\"stock\": ", f);
+		json_num(f, pr[a->sp.stock]);
 		for (pol = 0; pol < NPOLICIES; pol++) {
-			fprintf(f, "%s\"%s\": ", pol ? ", " : "", policy_key[pol]);
+			fprintf(f, ", \"%s\": ", policy_key[pol]);
 			json_num(f, pr[pol]);
 		}
 		fputs("}}", f);

@@ -2,10 +2,14 @@
 /*
  * pm-async-advise: command line.  See README.rst and --help.
  */
+#include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
+#include "numarg.h"
 #include "pmadv.h"
 
 static void usage(FILE *f)
@@ -17,13 +21,20 @@ static void usage(FILE *f)
 	      "\n"
 	      "Rebuilds the device graph of one suspend/resume cycle from a dmesg taken with\n"
 	      "pm_print_times (and pm_debug_messages for the phase lines), simulates the six\n"
-	      "device phases fully sync, with the stock Linux 6.12 async policy and with the\n"
-	      "pm-async policy, and ranks the sync devices worth making async.\n"
+	      "device phases fully sync, with the async policy of Linux 6.12, with mainline's\n"
+	      "(since 6.16) and with pm-async, and ranks the sync devices worth making async\n"
+	      "under the \"stock\" policy: the one of the log's kernel unless --policy says.\n"
 	      "\n"
+	      "  --policy P        stock policy: 6.12 or mainline (default: from the kernel\n"
+	      "                    version of the log or of pm-async-measure's run.txt next\n"
+	      "                    to it: 6.12 before 6.16; mainline if none is found)\n"
 	      "  --ftrace FILE     ftrace with device_pm_callback_start/end (+ suspend_resume)\n"
 	      "                    events; its callbacks replace the dmesg ones (exact times)\n"
-	      "  --links FILE      device links, 'CONSUMER SUPPLIER' per line or devlink names\n"
-	      "                    'bus:SUPPLIER--bus:CONSUMER' (as in /sys/class/devlink)\n"
+	      "  --links FILE      device links, 'CONSUMER SUPPLIER [sync_state_only] [dormant]'\n"
+	      "                    per line or devlink names 'bus:SUPPLIER--bus:CONSUMER';\n"
+	      "                    default: links.txt next to the log (pm-async-measure)\n"
+	      "  --sysfs ROOT      read the links from ROOT/class/devlink (default: /sys, when\n"
+	      "                    the log's kernel is the running one; 'none': never)\n"
 	      "  --topology FILE   simulate a pm_async_test lab topology instead of a log\n"
 	      "  --cycle N         which suspend/resume cycle of the log (default: first)\n"
 	      "  --json            machine-readable output\n"
@@ -36,97 +47,139 @@ static void usage(FILE *f)
 	      "  --profile FILE    write the graph as a lab topology ('-' = stdout)\n"
 	      "  --scale F         scale durations in the profile (default 1.0)\n"
 	      "  --version, -h, --help\n"
-	      "Exit status: 0 ok, 1 usage or I/O error, 2 no usable PM lines in the input.\n",
+	      "Exit status: 0 ok, 1 I/O error, 2 bad input: a wrong option or value, or no\n"
+	      "usable PM lines in the log.\n",
 	      f);
 }
 
-static int need(int argc, char **argv, int i)
+/* the log's kernel is the one running here: its links are this machine's */
+static int running_kernel(const char *release)
 {
-	if (i + 1 >= argc) {
-		fprintf(stderr, "pm-async-advise: %s needs an argument\n", argv[i]);
-		exit(1);
-	}
-	return i + 1;
+	struct utsname u;
+
+	return release && !uname(&u) && !strcmp(u.release, release);
 }
+
+enum {
+	OPT_FTRACE = 256, OPT_LINKS, OPT_TOPOLOGY, OPT_PROFILE, OPT_UNITS,
+	OPT_JSON, OPT_MAX, OPT_MIN_GAIN, OPT_TOP, OPT_CYCLE, OPT_LIMIT,
+	OPT_SCALE, OPT_OVERHEAD, OPT_POLICY, OPT_SYSFS, OPT_VERSION
+};
+
+static const struct option longopts[] = {
+	{ "ftrace", required_argument, NULL, OPT_FTRACE },
+	{ "links", required_argument, NULL, OPT_LINKS },
+	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "units", required_argument, NULL, OPT_UNITS },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "max", required_argument, NULL, OPT_MAX },
+	{ "min-gain-ms", required_argument, NULL, OPT_MIN_GAIN },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "cycle", required_argument, NULL, OPT_CYCLE },
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "scale", required_argument, NULL, OPT_SCALE },
+	{ "overhead-us", required_argument, NULL, OPT_OVERHEAD },
+	{ "policy", required_argument, NULL, OPT_POLICY },
+	{ "sysfs", required_argument, NULL, OPT_SYSFS },
+	{ "version", no_argument, NULL, OPT_VERSION },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
 
 int main(int argc, char **argv)
 {
 	const char *dmesg = NULL, *ftrace = NULL, *links = NULL, *topo = NULL;
-	const char *profile = NULL, *units_opt = NULL;
-	int json = 0, max = 5, top = 10, cycle = -1, limit = 256, i, rc;
+	const char *profile = NULL, *units_opt = NULL, *sysfs = NULL;
+	int json = 0, max = 5, top = 10, cycle = -1, limit = 256, i, rc, c;
+	int policy = -1, links_from_measure = 0;
+	const char *log_for_kernel;
 	double scale = 1.0, overhead = NAN, min_gain_ms = 0.05;
 	struct pmlog dlog, flog;
 	int have_d = 0, have_f = 0, ret = 0, ran = 0;
 	struct graph g;
 	struct analysis a;
 	char err[1024];
+	static char kernel[128], kernel_from[PATH_MAX + 32];
+	static char links_from[PATH_MAX + 64];
 
 	if (argc > 1 && !strcmp(argv[1], "summarize"))
 		return summarize_main(argc - 1, argv + 1);
-	for (i = 1; i < argc; i++) {
-		const char *o = argv[i];
-
-		if (!strcmp(o, "-h") || !strcmp(o, "--help")) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			return 0;
-		} else if (!strcmp(o, "--version")) {
+		case OPT_VERSION:
 			printf("pm-async-advise %s\n", PMADV_VERSION);
 			return 0;
-		} else if (!strcmp(o, "--ftrace")) {
-			ftrace = argv[i = need(argc, argv, i)];
-		} else if (!strcmp(o, "--links")) {
-			links = argv[i = need(argc, argv, i)];
-		} else if (!strcmp(o, "--topology")) {
-			topo = argv[i = need(argc, argv, i)];
-		} else if (!strcmp(o, "--profile")) {
-			profile = argv[i = need(argc, argv, i)];
-		} else if (!strcmp(o, "--units")) {
-			units_opt = argv[i = need(argc, argv, i)];
+		case OPT_FTRACE:
+			ftrace = optarg;
+			break;
+		case OPT_LINKS:
+			links = optarg;
+			break;
+		case OPT_TOPOLOGY:
+			topo = optarg;
+			break;
+		case OPT_PROFILE:
+			profile = optarg;
+			break;
+		case OPT_SYSFS:
+			sysfs = optarg;
+			break;
+		case OPT_UNITS:
+			units_opt = optarg;
 			if (strcmp(units_opt, "auto") && strcmp(units_opt, "us") &&
-			    strcmp(units_opt, "ns1024")) {
-				fprintf(stderr, "pm-async-advise: --units auto|us|ns1024\n");
-				return 1;
-			}
-		} else if (!strcmp(o, "--json")) {
+			    strcmp(units_opt, "ns1024"))
+				usage_error("--units: '%s' is not auto, us or ns1024", optarg);
+			break;
+		case OPT_POLICY:
+			if (!strcmp(optarg, "6.12"))
+				policy = POL_612;
+			else if (!strcmp(optarg, "mainline"))
+				policy = POL_MAINLINE;
+			else
+				usage_error("--policy: '%s' is not 6.12 or mainline", optarg);
+			break;
+		case OPT_JSON:
 			json = 1;
-		} else if (!strcmp(o, "--max")) {
-			max = atoi(argv[i = need(argc, argv, i)]);
-		} else if (!strcmp(o, "--min-gain-ms")) {
-			min_gain_ms = atof(argv[i = need(argc, argv, i)]);
-		} else if (!strcmp(o, "--top")) {
-			top = atoi(argv[i = need(argc, argv, i)]);
-		} else if (!strcmp(o, "--cycle")) {
-			cycle = atoi(argv[i = need(argc, argv, i)]) - 1;
-			if (cycle < 0) {
-				fprintf(stderr, "pm-async-advise: --cycle counts from 1\n");
-				return 1;
-			}
-		} else if (!strcmp(o, "--limit")) {
-			limit = atoi(argv[i = need(argc, argv, i)]);
-		} else if (!strcmp(o, "--scale")) {
-			scale = atof(argv[i = need(argc, argv, i)]);
-		} else if (!strcmp(o, "--overhead-us")) {
-			overhead = atof(argv[i = need(argc, argv, i)]);
-		} else if (o[0] == '-' && o[1]) {
-			fprintf(stderr, "pm-async-advise: unknown option %s\n", o);
-			usage(stderr);
-			return 1;
-		} else if (!dmesg) {
-			dmesg = o;
-		} else {
-			fprintf(stderr, "pm-async-advise: one DMESG only (use summarize for several)\n");
-			return 1;
+			break;
+		case OPT_MAX:
+			max = (int)arg_long("--max", optarg, 0, 100000);
+			break;
+		case OPT_MIN_GAIN:
+			min_gain_ms = arg_double("--min-gain-ms", optarg, 0, 1e9);
+			break;
+		case OPT_TOP:
+			top = (int)arg_long("--top", optarg, 0, 100000);
+			break;
+		case OPT_CYCLE:
+			cycle = (int)arg_long("--cycle", optarg, 1, 1000000) - 1;
+			break;
+		case OPT_LIMIT:
+			limit = (int)arg_long("--limit", optarg, 1, 1000000);
+			break;
+		case OPT_SCALE:
+			scale = arg_double("--scale", optarg, 0, 1e6);
+			break;
+		case OPT_OVERHEAD:
+			overhead = arg_double("--overhead-us", optarg, 0, 1e9);
+			break;
+		case ':':
+			usage_error("%s needs a value", bad_option(argv, optind, optopt));
+		default:
+			usage_error("unknown option %s", bad_option(argv, optind, optopt));
 		}
 	}
-	if (!dmesg && !ftrace && !topo) {
-		usage(stderr);
-		return 1;
+	for (i = optind; i < argc; i++) {
+		if (dmesg)
+			usage_error("one DMESG only (use summarize for several)");
+		dmesg = argv[i];
 	}
-	if (max < 0 || top < 0 || limit < 1 || !(scale >= 0) || !(min_gain_ms >= 0) ||
-	    (!isnan(overhead) && overhead < 0)) {
-		fprintf(stderr, "pm-async-advise: bad numeric option\n");
-		return 1;
-	}
+	if (!dmesg && !ftrace && !topo)
+		usage_error("no input: DMESG, --ftrace TRACE or --topology FILE");
 
 	memset(&a, 0, sizeof(a));
 	memset(&dlog, 0, sizeof(dlog));
@@ -228,10 +281,56 @@ int main(int argc, char **argv)
 		a.cycle = cycle;
 		detect_units(cb, cycle, units_opt, &a.units);
 		graph_from_log(&g, cb, cycle, a.units.scale);
-		if (links && graph_read_links(&g, links, err, sizeof(err))) {
-			fprintf(stderr, "pm-async-advise: %s\n", err);
-			ret = 1;
-			goto out;
+		log_for_kernel = have_d ? dmesg : ftrace;
+		if (log_kernel_release(log_for_kernel, kernel, sizeof(kernel),
+				       kernel_from, sizeof(kernel_from))) {
+			a.kernel = kernel;
+			a.kernel_from = kernel_from;
+		}
+		/* device links: --links, pm-async-measure's links.txt, sysfs */
+		if (!links && beside_log(log_for_kernel, "run.txt") &&
+		    (links = beside_log(log_for_kernel, "links.txt"))) {
+			snprintf(links_from, sizeof(links_from),
+				 "%s, saved by pm-async-measure", links);
+			links = links_from;	/* beside_log's buffer is reused */
+			links_from_measure = 1;
+		}
+		if (links) {
+			const char *path = links;
+			char copy[PATH_MAX];
+
+			if (links_from_measure) {
+				snprintf(copy, sizeof(copy), "%.*s",
+					 (int)(strstr(links_from, ", saved by") - links_from),
+					 links_from);
+				path = copy;
+			}
+			if (graph_read_links(&g, path, err, sizeof(err))) {
+				fprintf(stderr, "pm-async-advise: %s\n", err);
+				ret = 1;
+				goto out;
+			}
+			if (!links_from_measure)
+				snprintf(links_from, sizeof(links_from), "--links %s", links);
+			a.links_from = links_from;
+		} else if (sysfs ? strcmp(sysfs, "none") != 0 : running_kernel(a.kernel)) {
+			int skipped, nl;
+
+			nl = graph_read_devlinks(&g, sysfs ? sysfs : "/sys", &skipped,
+						 err, sizeof(err));
+			if (nl < 0 && sysfs) {
+				fprintf(stderr, "pm-async-advise: --sysfs: %s\n", err);
+				ret = 1;
+				goto out;
+			}
+			if (nl >= 0) {
+				snprintf(links_from, sizeof(links_from),
+					 "%s/class/devlink%s, %d naming devices not in the log",
+					 sysfs ? sysfs : "/sys",
+					 sysfs ? "" : " of this machine, running the log's kernel",
+					 skipped);
+				a.links_from = links_from;
+			}
 		}
 		if (isnan(overhead)) {
 			static char why[160];
@@ -254,10 +353,23 @@ int main(int argc, char **argv)
 			a.observed[i] = pmlog_observed(obs, cycle, i,
 						       &a.observed_aborted[i]);
 	}
-	if (links && topo && graph_read_links(&g, links, err, sizeof(err))) {
-		fprintf(stderr, "pm-async-advise: %s\n", err);
-		ret = 1;
-		goto out;
+	if (links && topo) {
+		if (graph_read_links(&g, links, err, sizeof(err))) {
+			fprintf(stderr, "pm-async-advise: %s\n", err);
+			ret = 1;
+			goto out;
+		}
+		snprintf(links_from, sizeof(links_from), "--links %s", links);
+		a.links_from = links_from;
+	}
+	if (policy >= 0) {
+		a.sp.stock = (enum policy)policy;
+		a.policy_why = "--policy";
+	} else if (topo) {
+		a.sp.stock = POL_MAINLINE;
+		a.policy_why = "a lab topology has no kernel version: assuming mainline (--policy 6.12 to change)";
+	} else {
+		a.sp.stock = policy_of_release(a.kernel, &a.policy_why);
 	}
 	graph_finalize(&g);
 	if (!g.topo_ok)

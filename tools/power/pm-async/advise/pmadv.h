@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pm-async-advise: rebuild the device PM graph from a pm_print_times dmesg
- * (and optionally an ftrace), simulate sync / stock 6.12 async / pm-async
- * suspend and resume, and advise which devices to make async.
+ * (and optionally an ftrace), simulate suspend and resume fully sync, with
+ * the async policy of Linux 6.12, with mainline's (since 6.16) and with
+ * pm-async, and advise which devices to make async under the policy of the
+ * kernel the log came from ("stock").
  *
  * Common declarations.  See README.rst in this directory for the model.
  */
@@ -165,6 +167,7 @@ struct dev {
 	int *children, nchildren, capchildren;
 	int *sup, nsup, capsup;	/* suppliers (device links) */
 	int *con, ncon, capcon;	/* consumers */
+	unsigned char *supfl, *confl;	/* LINK_* flags of each, same index */
 };
 
 struct note {			/* diagnostics collected while building */
@@ -195,6 +198,10 @@ struct graph {
 	int ambiguous_parents;
 };
 
+/* device link flags (/sys/class/devlink/NAME/{sync_state_only,status}) */
+#define LINK_SYNC_STATE_ONLY	1	/* not waited on (6.12 stable, mainline) */
+#define LINK_DORMANT		2	/* not waited on, starts nothing */
+
 void graph_init(struct graph *g);
 void graph_free(struct graph *g);
 int graph_add_dev(struct graph *g, const char *name, const char *driver,
@@ -204,8 +211,33 @@ int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
 		   double scale);
 int graph_resolve(struct graph *g);	/* parents, children, sync/async */
 int graph_add_link(struct graph *g, int consumer, int supplier);
+int graph_add_link_flags(struct graph *g, int consumer, int supplier,
+			 int flags);
 int graph_read_links(struct graph *g, const char *path, char *err,
 		     size_t errlen);
+int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
+		       int flags, const char *where, int quiet);
+
+/* ------------------------------------------------------------ sysfs.c */
+/*
+ * Device links of the running machine: ROOT/class/devlink/NAME/{supplier,
+ * consumer} (symlinks to the devices), sync_state_only and status.
+ * Returns the number of links read (>= 0) or -1 (err set) if the class
+ * directory cannot be read; *skipped counts links naming devices the log
+ * does not have.
+ */
+int graph_read_devlinks(struct graph *g, const char *root, int *skipped,
+			char *err, size_t errlen);
+/*
+ * The kernel release a log came from: a "Linux version X" line, the
+ * pm-graph header "# suspend-... HOST MODE X" or the "kernel X" line of
+ * pm-async-measure's run.txt in the log's directory.  1 if found.
+ */
+int log_kernel_release(const char *log, char *rel, size_t n, char *from,
+		       size_t fn);
+/* DIR-of-log/NAME if it is a readable file, else NULL (static buffer);
+ * links.txt is taken only from a pm-async-measure directory (run.txt) */
+const char *beside_log(const char *log, const char *name);
 void graph_note(struct graph *g, int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 const char *dev_label(const struct graph *g, int i, char *buf, size_t n);
@@ -232,12 +264,22 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 void sanitize_names(const struct graph *g, char **out);
 
 /* ------------------------------------------------------------ sim.c */
-enum policy { POL_SYNC, POL_STOCK, POL_PMASYNC, NPOLICIES };
+/*
+ * POL_612: Linux 6.12 (and before: 3.15 queued the same way).
+ * POL_MAINLINE: since 6.16 (leaves/roots upfront, a finished device starts
+ * its parent/suppliers or children/consumers).
+ */
+enum policy { POL_SYNC, POL_612, POL_MAINLINE, POL_PMASYNC, NPOLICIES };
 extern const char *const policy_key[NPOLICIES];
+extern const char *const policy_name[NPOLICIES];
+
+/* the policy of a kernel release ("6.12.117-1", "3.15.0-latest") */
+enum policy policy_of_release(const char *release, const char **why);
 
 struct sim_params {
 	int limit;		/* async concurrency slots, 256 in 6.12 */
 	double overhead_us;	/* added to every callback */
+	enum policy stock;	/* what "stock" means: POL_612 or POL_MAINLINE */
 };
 
 struct sim_out {
@@ -256,7 +298,7 @@ struct advice_item {
 	double ph_saving_us[NPHASES];
 };
 struct advice {
-	double base_us[NPHASES];	/* stock prediction, current flags */
+	double base_us[NPHASES];	/* stock prediction (p->stock), current flags */
 	struct advice_item *items;	/* ranked, every sync device */
 	int nitems;
 	int *best, nbest;		/* greedy set */
@@ -295,6 +337,10 @@ struct analysis {
 	double min_gain_us;
 	const char *profile_path;
 	double profile_scale;
+	const char *kernel;	/* release found for the log, or NULL */
+	const char *kernel_from;	/* where it was found */
+	const char *policy_why;	/* why sp.stock */
+	const char *links_from;	/* where the device links came from, or NULL */
 };
 void analysis_run(struct analysis *a, int max);
 void report_text(FILE *f, const struct analysis *a);

@@ -104,11 +104,16 @@ int profile_write(const struct graph *g, FILE *f, double scale,
 			scaled(d->dur[PH_SUSPEND_NOIRQ], scale),
 			scaled(d->dur[PH_RESUME_NOIRQ], scale));
 		if (d->nsup) {
-			int j;
+			int j, first = 1;
 
-			fprintf(f, " suppliers=");
-			for (j = 0; j < d->nsup; j++)
-				fprintf(f, "%s%s", j ? "," : "", nm[d->sup[j]]);
+			/* the lab waits on its links: only those the kernel waits on */
+			for (j = 0; j < d->nsup; j++) {
+				if (d->supfl[j])
+					continue;
+				fprintf(f, "%s%s", first ? " suppliers=" : ",",
+					nm[d->sup[j]]);
+				first = 0;
+			}
 		}
 		fputc('\n', f);
 	}

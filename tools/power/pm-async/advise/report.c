@@ -79,9 +79,13 @@ void report_text(FILE *f, const struct analysis *a)
 {
 	const struct graph *g = a->g;
 	int i, ph, pol, nsync = 0, nasync = 0, nmixed = 0, nph = 0, ncb = 0;
-	char b1[32], b2[32], b3[32], b4[32], b5[32], lb[300];
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], lb[300];
 
 	fprintf(f, "pm-async-advise %s\n", PMADV_VERSION);
+	fprintf(f, "policy    : stock = %s (%s)\n", policy_name[a->sp.stock],
+		a->policy_why ? a->policy_why : "--policy");
+	if (a->kernel)
+		fprintf(f, "kernel    : %s (%s)\n", a->kernel, a->kernel_from);
 	if (a->topology)
 		fprintf(f, "input     : lab topology %s\n", a->topology);
 	if (a->input)
@@ -142,9 +146,11 @@ void report_text(FILE *f, const struct analysis *a)
 	fprintf(f, "slots     : %d async callbacks at once (WQ_DFL_ACTIVE of the async workqueue in 6.12)\n",
 		a->sp.limit);
 	if (g->links_given)
-		fprintf(f, "links     : %d device links used\n", g->nlinks);
+		fprintf(f, "links     : %d device links used (%s)\n", g->nlinks,
+			a->links_from ? a->links_from : "--links");
 	else
-		fprintf(f, "links     : none given (--links FILE); dependencies are parent edges only\n");
+		fprintf(f, "links     : none found (--links FILE, links.txt of pm-async-measure, or\n"
+			"            --sysfs ROOT); dependencies are parent edges only\n");
 	if (a->cblog && a->cblog->nprob) {
 		fprintf(f, "problems  : %d (not guessed; the callback keeps what its own line says)\n",
 			a->cblog->nprob);
@@ -183,11 +189,13 @@ void report_text(FILE *f, const struct analysis *a)
 			fprintf(f, "  ... %d more (see --json)\n", g->nnotes - 10);
 	}
 
-	fprintf(f, "\nPredicted device phase times (ms); stock = Linux 6.12 policy with the async flags\n"
-		"seen in the log, error = (stock - observed) / observed; bound = max(critical path,\n"
-		"total callback time / %d)\n", a->sp.limit);
-	fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %6s\n", "phase", "observed",
-		"stock", "error", "sync", "pm-async", "bound", "calls");
+	fprintf(f, "\nPredicted device phase times (ms) with the async flags seen in the log;\n"
+		"stock = %s policy, error = (stock - observed) / observed;\n"
+		"bound = max(critical path, total callback time / %d)\n",
+		policy_name[a->sp.stock], a->sp.limit);
+	fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10s %6s\n", "phase",
+		"observed", "stock", "error", "sync", "6.12", "mainline",
+		"pm-async", "bound", "calls");
 	for (ph = 0; ph < NPHASES; ph++) {
 		int n = 0;
 		double obs = a->observed[ph];
@@ -202,16 +210,18 @@ void report_text(FILE *f, const struct analysis *a)
 		else
 			snprintf(b1, sizeof(b1), "%.3f%s", obs,
 				 a->observed_aborted[ph] ? "!" : "");
-		fmt_ms(b2, sizeof(b2), a->pred[ph][POL_STOCK]);
+		fmt_ms(b2, sizeof(b2), a->pred[ph][a->sp.stock]);
 		if (isnan(obs) || obs <= 0)
 			snprintf(b3, sizeof(b3), "-");
 		else
 			snprintf(b3, sizeof(b3), "%+.1f%%",
-				 (a->pred[ph][POL_STOCK] / 1e3 - obs) / obs * 100);
+				 (a->pred[ph][a->sp.stock] / 1e3 - obs) / obs * 100);
 		fmt_ms(b4, sizeof(b4), a->pred[ph][POL_SYNC]);
 		fmt_ms(b5, sizeof(b5), a->pred[ph][POL_PMASYNC]);
-		fprintf(f, "%-14s %10s %10s %8s %10s %10s %10.3f %6d\n",
-			phase_key[ph], b1, b2, b3, b4, b5,
+		fmt_ms(b6, sizeof(b6), a->pred[ph][POL_612]);
+		fmt_ms(b7, sizeof(b7), a->pred[ph][POL_MAINLINE]);
+		fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f %6d\n",
+			phase_key[ph], b1, b2, b3, b4, b6, b7, b5,
 			a->cp[ph].bound_us / 1e3, n);
 	}
 	{
@@ -228,17 +238,19 @@ void report_text(FILE *f, const struct analysis *a)
 					pr[pol] += a->pred[ph][pol];
 			}
 			snprintf(b1, sizeof(b1), isnan(obs) ? "-" : "%.3f", obs);
-			fmt_ms(b2, sizeof(b2), pr[POL_STOCK]);
+			fmt_ms(b2, sizeof(b2), pr[a->sp.stock]);
 			if (isnan(obs) || obs <= 0)
 				snprintf(b3, sizeof(b3), "-");
 			else
 				snprintf(b3, sizeof(b3), "%+.1f%%",
-					 (pr[POL_STOCK] / 1e3 - obs) / obs * 100);
+					 (pr[a->sp.stock] / 1e3 - obs) / obs * 100);
 			fmt_ms(b4, sizeof(b4), pr[POL_SYNC]);
 			fmt_ms(b5, sizeof(b5), pr[POL_PMASYNC]);
-			fprintf(f, "%-14s %10s %10s %8s %10s %10s %10.3f\n",
+			fmt_ms(b6, sizeof(b6), pr[POL_612]);
+			fmt_ms(b7, sizeof(b7), pr[POL_MAINLINE]);
+			fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f\n",
 				side ? "= resume" : "= suspend", b1, b2, b3, b4,
-				b5, bound / 1e3);
+				b6, b7, b5, bound / 1e3);
 		}
 	}
 	if (nph)
@@ -253,8 +265,8 @@ void report_text(FILE *f, const struct analysis *a)
 		print_chain(f, g, &a->cp[ph], ph);
 	}
 
-	fprintf(f, "\nAdvice: make ONE sync device async (stock 6.12 policy; saving summed over all\n"
-		"phases, ms; negative = slower):\n");
+	fprintf(f, "\nAdvice: make ONE sync device async (stock = %s policy; saving summed\n"
+		"over all phases, ms; negative = slower):\n", policy_name[a->sp.stock]);
 	{
 		int shown = 0, zero = 0;
 

@@ -11,8 +11,12 @@
  * do.  Dependencies: suspend side, a device waits for its children and
  * consumers; resume side, for its parent and suppliers.
  *
+ * Device links flagged SYNC_STATE_ONLY or dormant are not waited on (the
+ * graph leaves them out of the dependency lists).
+ *
  * POL_SYNC     every device in the PM task, in walk order, one at a time.
- * POL_STOCK    Linux 6.12 (drivers/base/power/main.c):
+ * POL_612      Linux 6.12 (drivers/base/power/main.c), and the kernels
+ *              before it back to 3.15 at least, which queued the same way:
  *              suspend: the PM task walks the list; an async device is
  *              queued as work (it takes one of `limit` slots as soon as one
  *              is free and sleeps in it until its children/consumers are
@@ -21,6 +25,24 @@
  *              resume: all async devices are queued upfront in list order
  *              (same slots, sleeping until parent/suppliers are done), then
  *              the PM task walks the list running the sync ones.
+ * POL_MAINLINE mainline since 6.16 (the 7.3 base's main.c: dpm_suspend(),
+ *              dpm_leaf_device(), dpm_async_suspend_superior(), dpm_resume(),
+ *              dpm_root_device(), dpm_async_resume_subordinate()):
+ *              suspend: async leaf devices (no children, no consumer links
+ *              of any kind) are started upfront; a finished device, sync
+ *              or async, starts its parent and its suppliers over links
+ *              that are not dormant (SYNC_STATE_ONLY ones included), if
+ *              they are async and not started yet; a started device takes
+ *              a slot and sleeps in it until all its children/consumers are
+ *              done, so it starts on its FIRST finished dependent.  The PM
+ *              task walks the list: a started device is skipped, an async
+ *              one not started yet is started then (and sleeps in its slot
+ *              if it must), a sync one is run by the PM task itself after
+ *              waiting for its children/consumers.
+ *              resume: the same with roots (no parent, no supplier links)
+ *              upfront, and a finished device starting its children and
+ *              consumers.  Devices seen only as parents complete when their
+ *              dependencies do and start the next ones like any other.
  * POL_PMASYNC  each device starts the moment its dependencies are done:
  *              async ones take a free slot only then (ready order, ties in
  *              walk order); sync ones run in the PM task in walk order as
@@ -32,7 +54,42 @@
 
 #include "pmadv.h"
 
-const char *const policy_key[NPOLICIES] = { "sync", "stock", "pm-async" };
+const char *const policy_key[NPOLICIES] = {
+	"sync", "6.12", "mainline", "pm-async"
+};
+const char *const policy_name[NPOLICIES] = {
+	"sync", "Linux 6.12", "mainline (since 6.16)", "pm-async"
+};
+
+/*
+ * Mainline's policy arrived in 6.16 (0cbef962ce1f, aa7a9275ab81,
+ * 443046d1ad66); before, every kernel back to 3.15 queued async work in
+ * list order with workers sleeping on completions, as 6.12 does.
+ */
+enum policy policy_of_release(const char *release, const char **why)
+{
+	static char buf[160];
+	long major, minor;
+	char *end;
+
+	major = release ? strtol(release, &end, 10) : -1;
+	if (!release || end == release || *end != '.') {
+		if (why)
+			*why = "no kernel version found for the log: assuming mainline (--policy 6.12 for kernels before 6.16)";
+		return POL_MAINLINE;
+	}
+	minor = strtol(end + 1, &end, 10);
+	if (major > 6 || (major == 6 && minor >= 16)) {
+		snprintf(buf, sizeof(buf), "kernel %ld.%ld >= 6.16: mainline policy", major, minor);
+		if (why)
+			*why = buf;
+		return POL_MAINLINE;
+	}
+	snprintf(buf, sizeof(buf), "kernel %ld.%ld < 6.16: queued in list order like 6.12", major, minor);
+	if (why)
+		*why = buf;
+	return POL_612;
+}
 
 /* ---------------------------------------------------------- heaps */
 
@@ -112,7 +169,7 @@ struct sim {
 	const struct sim_params *p;
 	int *left, *pos, *walk, nwalk, widx;
 	double *ready, *startt, *endt;
-	unsigned char *done, *in_slot, *on_pm;
+	unsigned char *done, *in_slot, *on_pm, *started;
 	int free_slots;
 	int *fifo, fhead, ftail;	/* stock: works waiting for a slot */
 	struct eheap events;		/* callback completions */
@@ -125,6 +182,11 @@ struct sim {
 static int is_cb(const struct sim *s, int i)
 {
 	return !s->g->d[i].placeholder;
+}
+
+static int queues(const struct sim *s)	/* works wait in slots */
+{
+	return s->pol == POL_612 || s->pol == POL_MAINLINE;
 }
 
 static int is_async(const struct sim *s, int i)
@@ -164,12 +226,47 @@ static void became_ready(struct sim *s, int i, double t)
 		s->stack[s->nstack++] = i;	/* completes now */
 		return;
 	}
-	if (s->pol == POL_STOCK && s->in_slot[i]) {
+	if (queues(s) && s->in_slot[i]) {
 		start_run(s, i, t, 0);
 	} else if (s->pol == POL_PMASYNC && is_async(s, i)) {
 		eh_push(&s->readyq, t, s->pos[i], i);
 	} else if (s->pm_blocked == i) {
 		s->pm_blocked = -1;
+	}
+}
+
+static void queue_work(struct sim *s, int i, double t);
+
+/* mainline: dpm_async_with_cleanup(), an async device not started yet */
+static void start_async(struct sim *s, int i, double t)
+{
+	if (i < 0 || s->started[i] || s->done[i] || !is_cb(s, i) || !is_async(s, i))
+		return;
+	s->started[i] = 1;
+	queue_work(s, i, t);
+}
+
+/*
+ * mainline: a finished device starts its parent and suppliers (suspend,
+ * dpm_async_suspend_superior) or its children and consumers (resume,
+ * dpm_async_resume_subordinate), over links that are not dormant.
+ */
+static void start_next(struct sim *s, int x, double t)
+{
+	const struct dev *d = &s->g->d[x];
+	int k;
+
+	if (s->side == 0) {
+		start_async(s, d->parent, t);
+		for (k = 0; k < d->nsup; k++)
+			if (!(d->supfl[k] & LINK_DORMANT))
+				start_async(s, d->sup[k], t);
+	} else {
+		for (k = 0; k < d->nchildren; k++)
+			start_async(s, d->children[k], t);
+		for (k = 0; k < d->ncon; k++)
+			if (!(d->confl[k] & LINK_DORMANT))
+				start_async(s, d->con[k], t);
 	}
 }
 
@@ -184,6 +281,8 @@ static void node_done(struct sim *s, int i, double t)
 
 		s->done[x] = 1;
 		s->endt[x] = t;
+		if (s->pol == POL_MAINLINE)
+			start_next(s, x, t);
 		for (k = g->wait_off[s->side][x]; k < g->wait_off[s->side][x + 1]; k++) {
 			int w = g->wait_idx[s->side][k];
 
@@ -218,9 +317,15 @@ static void pm_advance(struct sim *s, double t)
 	while (!s->pm_busy && s->pm_blocked < 0 && s->widx < s->nwalk) {
 		int i = s->walk[s->widx];
 
+		if (s->pol == POL_MAINLINE && (s->started[i] || s->done[i])) {
+			s->widx++;	/* dpm_async_fn(): started already */
+			continue;
+		}
 		if (is_async(s, i)) {
-			if (s->pol == POL_STOCK && s->side == 0)
+			if (s->pol == POL_612 && s->side == 0)
 				queue_work(s, i, t);
+			else if (s->pol == POL_MAINLINE)
+				start_async(s, i, t);
 			s->widx++;
 			continue;
 		}
@@ -259,6 +364,7 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 	s.done = xcalloc((size_t)n + 1, 1);
 	s.in_slot = xcalloc((size_t)n + 1, 1);
 	s.on_pm = xcalloc((size_t)n + 1, 1);
+	s.started = xcalloc((size_t)n + 1, 1);
 	s.free_slots = p->limit > 0 ? p->limit : 1;
 	s.pm_blocked = -1;
 
@@ -286,10 +392,18 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 		else if (pol == POL_PMASYNC && is_async(&s, x))
 			eh_push(&s.readyq, 0, s.pos[x], x);
 	}
-	if (pol == POL_STOCK && s.side == 1)	/* async resumes upfront */
+	if (pol == POL_612 && s.side == 1)	/* async resumes upfront */
 		for (i = 0; i < s.nwalk; i++)
 			if (is_async(&s, s.walk[i]))
 				queue_work(&s, s.walk[i], 0);
+	if (pol == POL_MAINLINE)	/* async leaves (suspend), roots (resume) */
+		for (i = 0; i < s.nwalk; i++) {
+			const struct dev *d = &g->d[s.walk[i]];
+
+			if (s.side == 0 ? !d->nchildren && !d->ncon
+					: d->parent < 0 && !d->nsup)
+				start_async(&s, s.walk[i], 0);
+		}
 	if (pol == POL_PMASYNC)
 		dispatch_ready(&s, 0);
 	pm_advance(&s, 0);
@@ -303,7 +417,7 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 			s.pm_busy = 0;
 		} else {
 			s.free_slots++;
-			if (pol == POL_STOCK && s.fhead < s.ftail) {
+			if (queues(&s) && s.fhead < s.ftail) {
 				s.free_slots--;
 				got_slot(&s, s.fifo[s.fhead++], e.t);
 			}
@@ -341,6 +455,7 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 	free(s.done);
 	free(s.in_slot);
 	free(s.on_pm);
+	free(s.started);
 	free(s.events.e);
 	free(s.readyq.e);
 	return makespan;

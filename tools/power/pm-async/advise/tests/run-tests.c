@@ -145,7 +145,7 @@ static int topo(struct graph *g, const char *text)
 static double sim_ms(const struct graph *g, int ph, enum policy pol,
 		     int limit, const unsigned char *flags)
 {
-	struct sim_params p = { limit, 0 };
+	struct sim_params p = { limit, 0, POL_612 };
 
 	return sim_phase(g, ph, pol, flags, &p, NULL) / 1e3;
 }
@@ -341,7 +341,7 @@ static void test_sim_seed(void)
 		ok(0, "seed topology");
 		return;
 	}
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 256, NULL), 160, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 160, 1e-6),
 	   "seed: stock suspend 160 ms (sync i8042 waits for async serio, delays the disk)");
 	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 100, 1e-6),
 	   "seed: pm-async suspend 100 ms (disk not held back)");
@@ -351,9 +351,9 @@ static void test_sim_seed(void)
 	for (i = 0; i < g.n; i++)
 		fl[i] = (unsigned char)g.d[i].async;
 	fl[graph_find(&g, "i8042")] = 1;
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 256, fl), 100, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, fl), 100, 1e-6),
 	   "seed: i8042 async under stock: 100 ms");
-	ok(near(sim_ms(&g, PH_RESUME, POL_STOCK, 256, NULL), 100, 1e-6) &&
+	ok(near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 100, 1e-6) &&
 	   near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 256, NULL), 100, 1e-6) &&
 	   near(sim_ms(&g, PH_RESUME, POL_SYNC, 256, NULL), 150, 1e-6),
 	   "seed: resume stock 100, pm-async 100, sync 150 ms");
@@ -387,7 +387,7 @@ static void test_sim_slots(void)
 		ok(0, "slots topology");
 		return;
 	}
-	ok(near(sim_ms(&g, PH_RESUME, POL_STOCK, 2, NULL), 12, 1e-6),
+	ok(near(sim_ms(&g, PH_RESUME, POL_612, 2, NULL), 12, 1e-6),
 	   "slots: stock resume 12 ms (sleeping workers hold slots)");
 	ok(near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 2, NULL), 11, 1e-6),
 	   "slots: pm-async resume 11 ms");
@@ -400,7 +400,7 @@ static void test_sim_slots(void)
 
 	/* three 1 ms leaves, 2 slots: 2 ms; bound max(1, 3/2) = 1.5 ms */
 	topo(&g, "a suspend=1000\nb suspend=1000\nc suspend=1000\n");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 2, NULL), 2, 1e-6) &&
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 2, NULL), 2, 1e-6) &&
 	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 2, 1e-6),
 	   "slots: 3 async leaves on 2 slots take 2 ms");
 	cpath_phase(&g, PH_SUSPEND, 2, &cp);
@@ -410,7 +410,7 @@ static void test_sim_slots(void)
 
 	/* chain a <- b <- c (parents), suspend 1, 2, 3 ms: 6 ms whatever the policy */
 	topo(&g, "a suspend=1000\nb parent=a suspend=2000\nc parent=b suspend=3000\n");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_STOCK, 256, NULL), 6, 1e-6) &&
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 6, 1e-6) &&
 	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, 1e-6) &&
 	   near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 6, 1e-6),
 	   "chain: children before parents, 6 ms for every policy");
@@ -419,16 +419,16 @@ static void test_sim_slots(void)
 	/* link: X consumes Y; suspend Y waits for X (5 + 1), resume X for Y */
 	topo(&g, "Y suspend=1000 resume=1000\nX suspend=5000 resume=5000 suppliers=Y\n");
 	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, 1e-6) &&
-	   near(sim_ms(&g, PH_RESUME, POL_STOCK, 256, NULL), 6, 1e-6),
+	   near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 6, 1e-6),
 	   "links: supplier suspends after, resumes before its consumer");
 	graph_free(&g);
 
 	/* overhead is added to every callback: 3 sync devices, 10 us each */
 	topo(&g, "a async=0 suspend=100\nb async=0 suspend=100\nc async=0 suspend=100\n");
 	{
-		struct sim_params p = { 256, 10 };
+		struct sim_params p = { 256, 10, POL_612 };
 
-		ok(near(sim_phase(&g, PH_SUSPEND, POL_STOCK, NULL, &p, NULL), 330, 1e-6),
+		ok(near(sim_phase(&g, PH_SUSPEND, POL_612, NULL, &p, NULL), 330, 1e-6),
 		   "overhead: added once per callback");
 	}
 	graph_free(&g);
@@ -445,7 +445,7 @@ static void test_advice(void)
 {
 	struct graph g;
 	struct advice a;
-	struct sim_params p = { 256, 0 };
+	struct sim_params p = { 256, 0, POL_612 };
 
 	if (topo(&g, "disk async=1 suspend=100000\n"
 		     "eth async=0 suspend=30000\n"
@@ -612,7 +612,9 @@ static void test_links_cli(void)
 	   "json: says when no links were given");
 	ok(strstr(out, "\"devices\": 11") && strstr(out, "\"phases\": {") &&
 	   strstr(out, "\"suspend_noirq\": {\"observed_ms\": 2.200") &&
-	   strstr(out, "\"predicted_ms\": {\"sync\": ") &&
+	   strstr(out, "\"predicted_ms\": {\"stock\": ") &&
+	   strstr(out, "\"sync\": ") && strstr(out, "\"6.12\": ") &&
+	   strstr(out, "\"mainline\": ") && strstr(out, "\"policy\": \"") &&
 	   strstr(out, "\"pm-async\": ") && strstr(out, "\"bound_ms\": ") &&
 	   strstr(out, "\"advice\": ["),
 	   "json: stable keys present");
@@ -677,7 +679,7 @@ static void test_sample(void)
 	struct pmlog log;
 	struct graph g;
 	struct units u;
-	struct sim_params p = { 256, 0 };
+	struct sim_params p = { 256, 0, POL_612 };
 	char err[1024];
 	double stock, obs;
 	int n;
@@ -705,7 +707,7 @@ static void test_sample(void)
 	   g.d[graph_find(&g, "pci0000:00")].placeholder,
 	   "sample: parent relations");
 	p.overhead_us = graph_overhead_from_log(&g, &log, 0, &n);
-	stock = sim_phase(&g, PH_SUSPEND, POL_STOCK, NULL, &p, NULL) / 1e3;
+	stock = sim_phase(&g, PH_SUSPEND, POL_612, NULL, &p, NULL) / 1e3;
 	obs = pmlog_observed(&log, 0, PH_SUSPEND, NULL);
 	diag("sample suspend: observed %.3f ms, stock %.3f ms (%+.2f%%), overhead %.2f us, scale %.3f",
 	     obs, stock, (stock - obs) / obs * 100, p.overhead_us, u.scale);
