@@ -8,10 +8,12 @@
  * whose six phases are not all present and complete, or with a device that
  * failed to suspend, is reported and left out of the statistics.
  */
+#include <getopt.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "numarg.h"
 #include "pmadv.h"
 
 #define NCOL (2 + NPHASES)	/* suspend, resume, six phases */
@@ -397,40 +399,61 @@ int summarize_main(int argc, char **argv)
 	int nl = 0, capl = 0, json = 0, limit = 256, i, l, k, rc = 0;
 	const char *units_opt = NULL;
 
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "limit", required_argument, NULL, 'L' },
+		{ "units", required_argument, NULL, 'u' },
+		{ "label", required_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int opt;
+
+	/* "-": LOGs come back as 1, in order, after the --label they follow */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "-:h", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
 			json = 1;
-		} else if (!strcmp(argv[i], "--limit") && i + 1 < argc) {
-			limit = atoi(argv[++i]);
-		} else if (!strcmp(argv[i], "--units") && i + 1 < argc) {
-			units_opt = argv[++i];
-		} else if (!strcmp(argv[i], "--label") && i + 1 < argc) {
+			break;
+		case 'L':
+			limit = (int)arg_long("summarize --limit", optarg, 1, 1000000);
+			break;
+		case 'u':
+			units_opt = optarg;
+			if (strcmp(units_opt, "auto") && strcmp(units_opt, "us") &&
+			    strcmp(units_opt, "ns1024"))
+				usage_error("summarize --units: '%s' is not auto, us or ns1024",
+					    optarg);
+			break;
+		case 'l':
 			DA_GROW(L, nl, capl);
 			memset(&L[nl], 0, sizeof(L[nl]));
-			L[nl].name = xstrdup(argv[++i]);
+			L[nl].name = xstrdup(optarg);
 			nl++;
-		} else if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			break;
+		case 'h':
 			puts("usage: pm-async-advise summarize [--json] [--limit N] [--units auto|us|ns1024]\n"
 			     "         --label L1 LOG... [--label L2 LOG...]\n"
 			     "Each LOG is the dmesg (or ftrace) of one suspend/resume cycle; logs holding\n"
 			     "several cycles contribute each of them.");
 			return 0;
-		} else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "pm-async-advise summarize: unknown option %s\n", argv[i]);
-			return 1;
-		} else {
-			if (!nl) {
-				fprintf(stderr, "pm-async-advise summarize: LOG before --label\n");
-				return 1;
-			}
+		case 1:
+			if (!nl)
+				usage_error("summarize: LOG %s before any --label", optarg);
 			DA_GROW(L[nl - 1].logs, L[nl - 1].nlogs, L[nl - 1].caplogs);
-			L[nl - 1].logs[L[nl - 1].nlogs++] = argv[i];
+			L[nl - 1].logs[L[nl - 1].nlogs++] = optarg;
+			break;
+		case ':':
+			usage_error("summarize: %s needs a value",
+				    bad_option(argv, optind, optopt));
+		default:
+			usage_error("summarize: unknown option %s",
+				    bad_option(argv, optind, optopt));
 		}
 	}
-	if (!nl || limit < 1) {
-		fprintf(stderr, "usage: pm-async-advise summarize [--json] --label L LOG... [--label L2 LOG...]\n");
-		return 1;
-	}
+	if (!nl)
+		usage_error("summarize: no --label L LOG...");
 	for (l = 0; l < nl; l++) {
 		for (k = 0; k < L[l].nlogs; k++) {
 			struct pmlog log;

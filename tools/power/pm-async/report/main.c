@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * pm-async-report: tables, JSON and SVG timelines from pm_async_test lab
- * cycles.  Exit status: 0 success, 1 usage error, 2 malformed input.
+ * cycles.  Exit status: 0 success, 1 I/O error, 2 usage error (a wrong
+ * option or value, named) or malformed input.
  */
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "numarg.h"
 #include "report.h"
 
 struct opts {
@@ -44,7 +47,7 @@ static void usage(FILE *f)
 }
 
 static int __attribute__((format(printf, 1, 2)))
-usage_error(const char *fmt, ...)
+report_usage_error(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -54,88 +57,83 @@ usage_error(const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	usage(stderr);
-	return 1;
+	return EXIT_USAGE;
 }
 
-/* "--opt VAL" or "--opt=VAL"; returns VAL or NULL if @arg is not @opt. */
-static const char *opt_value(char **argv, int *i, const char *opt, int *err)
-{
-	size_t n = strlen(opt);
+enum { OPT_LIMIT = 256, OPT_FILTER, OPT_JSON, OPT_SVG, OPT_CYCLE,
+       OPT_AGGREGATE, OPT_NO_AGGREGATE };
 
-	if (strncmp(argv[*i], opt, n))
-		return NULL;
-	if (argv[*i][n] == '=')
-		return argv[*i] + n + 1;
-	if (argv[*i][n])
-		return NULL;
-	if (!argv[*i + 1]) {
-		*err = 1;
-		return NULL;
-	}
-	return argv[++*i];
-}
-
-static int parse_opt(struct opts *o, char **argv, int *i)
-{
-	const char *v;
-	long long n;
-	int err = 0;
-
-	if ((v = opt_value(argv, i, "--limit", &err))) {
-		if (parse_ll(v, &n) || n < 1 || n > 1000000)
-			return usage_error("bad --limit '%s'", v);
-		o->limit = (long)n;
-	} else if ((v = opt_value(argv, i, "--filter", &err))) {
-		o->filter = v;
-	} else if ((v = opt_value(argv, i, "--json", &err))) {
-		o->json = v;
-	} else if ((v = opt_value(argv, i, "--svg", &err))) {
-		o->svg = v;
-	} else if ((v = opt_value(argv, i, "--cycle", &err))) {
-		o->cycle = v;
-	} else if (err) {
-		return usage_error("option '%s' needs a value", argv[*i]);
-	} else if (!strcmp(argv[*i], "--aggregate")) {
-		o->aggregate = 1;
-	} else if (!strcmp(argv[*i], "--no-aggregate")) {
-		o->aggregate = 0;
-	} else if (!strcmp(argv[*i], "--quiet") || !strcmp(argv[*i], "-q")) {
-		o->quiet = 1;
-	} else {
-		return usage_error("unknown option '%s'", argv[*i]);
-	}
-	return 0;
-}
+static const struct option longopts[] = {
+	{ "limit", required_argument, NULL, OPT_LIMIT },
+	{ "filter", required_argument, NULL, OPT_FILTER },
+	{ "json", required_argument, NULL, OPT_JSON },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "cycle", required_argument, NULL, OPT_CYCLE },
+	{ "aggregate", no_argument, NULL, OPT_AGGREGATE },
+	{ "no-aggregate", no_argument, NULL, OPT_NO_AGGREGATE },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 }
+};
 
 static int parse_args(struct opts *o, int argc, char **argv)
 {
-	int i;
+	int c;
 
 	o->limit = DEFAULT_LIMIT;
 	o->aggregate = -1;
 	o->files = xcalloc(argc, sizeof(*o->files));
-	for (i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'h':
 			usage(stdout);
 			exit(0);
+		case OPT_LIMIT:
+			/* exits 2 naming --limit if not an integer in range */
+			o->limit = arg_long("--limit", optarg, 1, 1000000);
+			break;
+		case OPT_FILTER:
+			o->filter = optarg;
+			break;
+		case OPT_JSON:
+			o->json = optarg;
+			break;
+		case OPT_SVG:
+			o->svg = optarg;
+			break;
+		case OPT_CYCLE:
+			o->cycle = optarg;
+			break;
+		case OPT_AGGREGATE:
+			o->aggregate = 1;
+			break;
+		case OPT_NO_AGGREGATE:
+			o->aggregate = 0;
+			break;
+		case 'q':
+			o->quiet = 1;
+			break;
+		case ':':
+			return report_usage_error("option '%s' needs a value",
+						  bad_option(argv, optind, optopt));
+		default:
+			return report_usage_error("unknown option '%s'",
+						  bad_option(argv, optind, optopt));
 		}
-		if (argv[i][0] == '-' && argv[i][1]) {
-			if (parse_opt(o, argv, &i))
-				return 1;
-			continue;
-		}
-		o->files[o->nfiles++] = argv[i];
 	}
+	while (optind < argc)
+		o->files[o->nfiles++] = argv[optind++];
 	if (!o->nfiles)
-		return usage_error("%s", "no input files");
+		return report_usage_error("%s", "no input files");
 	if (o->filter && !sel_valid(o->filter))
-		return usage_error("bad --filter '%s' (want KEY=VAL[,...])",
+		return report_usage_error("bad --filter '%s' (want KEY=VAL[,...])",
 				   o->filter);
 	if (o->cycle && !sel_valid(o->cycle))
-		return usage_error("bad --cycle '%s' (want KEY=VAL[,...])",
+		return report_usage_error("bad --cycle '%s' (want KEY=VAL[,...])",
 				   o->cycle);
 	if (o->cycle && !o->svg)
-		return usage_error("%s", "--cycle needs --svg");
+		return report_usage_error("%s", "--cycle needs --svg");
 	return 0;
 }
 

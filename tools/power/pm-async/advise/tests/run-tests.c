@@ -869,6 +869,8 @@ static void test_cli_options(void)
 		{ "--bogus", "unknown option --bogus" },
 		{ "-x", "unknown option -x" },
 		{ "--json --max", "--max needs a value" },
+		{ "summarize --limit x --label a", "summarize --limit: 'x' is not an integer" },
+		{ "summarize --label a --bogus", "summarize: unknown option --bogus" },
 	};
 	char *o = logpath("old_basic.txt");
 	size_t i;

@@ -399,6 +399,18 @@ for a in "-n 0" "--cycles x" "--wake" "--frobnicate" "--variants sync,marked" "-
 	run sh "$F" $a
 	check "usage error '$a': status 2, nothing touched" '[ $rc = 2 ] && unchanged'
 done
+# A bad number names the option as it was written.
+for a in "-n abc:-n: 'abc' is not a whole number" "--cycles 0:--cycles: 0 is out of range" \
+	"-n 99999999999:-n: 99999999999 is out of range" "--wake x:--wake: 'x' is not a whole number" \
+	"-w -5:-w: '-5' is not a whole number" "--wake 0:--wake: 0 is out of range" \
+	"--settle 1.5:--settle: '1.5' is not a whole number" "--advice-max x:--advice-max: 'x'" \
+	"--advice-min-ms 1e3:--advice-min-ms: '1e3' is not a number"; do
+	want=${a#*:}
+	# shellcheck disable=SC2086
+	run sh "$F" ${a%%:*}
+	check "bad value '${a%%:*}': status 2 naming the option, nothing touched" \
+		'[ $rc = 2 ] && grep -qF -e "$want" "$T/out" && unchanged'
+done
 run sh "$F" --help
 check "--help prints the usage" '[ $rc = 0 ] && grepq "usage: pm-async-measure" && grepq "--mark-async"'
 

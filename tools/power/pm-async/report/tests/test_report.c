@@ -792,11 +792,21 @@ static int t_missing_key(void)
 
 static int t_usage(void)
 {
-	CHECK(run("") == 1 && file_has("out/stderr", "usage:"));
-	CHECK(run("--bogus data/laptop.txt") == 1);
-	CHECK(run("--limit 0 data/laptop.txt") == 1);
-	CHECK(run("--cycle mode=async data/laptop.txt") == 1);
-	CHECK(run("--filter profile data/laptop.txt") == 1);
+	CHECK(run("") == 2 && file_has("out/stderr", "usage:"));
+	CHECK(run("--bogus data/laptop.txt") == 2 &&
+	      file_has("out/stderr", "unknown option '--bogus'"));
+	CHECK(run("-x data/laptop.txt") == 2 &&
+	      file_has("out/stderr", "unknown option '-x'"));
+	CHECK(run("--limit 0 data/laptop.txt") == 2 &&
+	      file_has("out/stderr", "--limit: 0 is out of range"));
+	CHECK(run("--limit abc data/laptop.txt") == 2 &&
+	      file_has("out/stderr", "--limit: 'abc' is not an integer"));
+	CHECK(run("--limit=4x data/laptop.txt") == 2 &&
+	      file_has("out/stderr", "--limit: '4x' is not an integer"));
+	CHECK(run("data/laptop.txt --json") == 2 &&
+	      file_has("out/stderr", "'--json' needs a value"));
+	CHECK(run("--cycle mode=async data/laptop.txt") == 2);
+	CHECK(run("--filter profile data/laptop.txt") == 2);
 	return run("no/such/file") == 1;
 }
 
@@ -931,7 +941,7 @@ static const struct {
 	{ "error: bad number in report line", t_bad_number },
 	{ "error: unterminated block", t_unterminated },
 	{ "error: missing required header key", t_missing_key },
-	{ "usage errors exit 1", t_usage },
+	{ "usage errors exit 2 naming the option; a missing file 1", t_usage },
 	{ "table rows and numbers", t_table },
 	{ "JSON output parses and escapes", t_json },
 	{ "--filter profile=", t_filter },
