@@ -112,6 +112,19 @@ mkfake()
 		"$F/devices/pci0000:00/0000:00:1d.0/usb1/1-1/power" \
 		"$F/devices/pci0000:00/0000:00:1a.0/usb2/1-1/power" \
 		"$F/devices/platform/serial8250/tty" # no power/async: not a device
+	# device links: i8042 supplies 0:0:0:0; 0000:00:1f.2 supplies the
+	# 1-1 under usb1, SYNC_STATE_ONLY and dormant
+	mkdir -p "$F/class/devlink/platform:i8042--scsi:0:0:0:0" \
+		"$F/class/devlink/pci:0000:00:1f.2--usb:1-1"
+	ln -s ../../../devices/platform/i8042 "$F/class/devlink/platform:i8042--scsi:0:0:0:0/supplier"
+	ln -s "../../../devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0" \
+		"$F/class/devlink/platform:i8042--scsi:0:0:0:0/consumer"
+	echo 0 >"$F/class/devlink/platform:i8042--scsi:0:0:0:0/sync_state_only"
+	echo active >"$F/class/devlink/platform:i8042--scsi:0:0:0:0/status"
+	ln -s "../../../devices/pci0000:00/0000:00:1f.2" "$F/class/devlink/pci:0000:00:1f.2--usb:1-1/supplier"
+	ln -s "../../../devices/pci0000:00/0000:00:1d.0/usb1/1-1" "$F/class/devlink/pci:0000:00:1f.2--usb:1-1/consumer"
+	echo 1 >"$F/class/devlink/pci:0000:00:1f.2--usb:1-1/sync_state_only"
+	echo dormant >"$F/class/devlink/pci:0000:00:1f.2--usb:1-1/status"
 	echo "freeze mem disk" >"$F/power/state"
 	echo "[s2idle] deep" >"$F/power/mem_sleep"
 	echo 1 >"$F/power/pm_async"
@@ -288,6 +301,17 @@ for sh_ in $shells; do
 	fi
 	check "$name: run.txt records the settings and marks" \
 		'grep -q "^variants sync async marked" "$T/out-$name/run.txt" && grep -q "^mark i8042 enabled" "$T/out-$name/run.txt"'
+	check "$name: links.txt holds the device links of class/devlink with their flags" \
+		'[ "$(grep -v "^#" "$T/out-$name/links.txt" | tr "\t" "|")" = "1-1|0000:00:1f.2|sync_state_only|dormant
+0:0:0:0|i8042" ]'
+	if [ $has_advise = 1 ]; then
+		check "$name: the advisor on a cycle log of the run uses links.txt and the kernel of run.txt" \
+			'"$ADVISE" --json "$T/out-$name/cycle-001-sync.log" >"$T/adv.json" 2>&1 &&
+			 grep -q "\"links_from\": \".*links.txt, saved by pm-async-measure\"" "$T/adv.json" &&
+			 grep -q "\"kernel_from\": \".*run.txt (pm-async-measure)\"" "$T/adv.json"'
+	else
+		skip "$name: advisor and links.txt (no pm-async-advise)"
+	fi
 
 	# A failed cycle: the third "state" write fails.
 	mkfake "$F"
