@@ -8,8 +8,8 @@
  * (what a user can do today).  The best set under a size limit is found
  * greedily: repeatedly add the device with the largest extra saving, stop
  * when none saves at least min_gain_us (--min-gain-ms, default 0.05 ms:
- * flipping a flag for a few microseconds is not worth the risk).  Greedy is not exhaustive: two devices
- * that only help together (a sync parent and its sync grandparent) are
+ * flipping a flag for a few microseconds is not worth the risk).  Greedy is
+ * not exhaustive: two devices that only help together (a sync parent and its sync grandparent) are
  * missed; the report says so.
  */
 #include <math.h>
@@ -106,7 +106,8 @@ void advice_compute(const struct graph *g, const struct sim_params *p,
 	a->best = xmalloc(sizeof(int) * (size_t)(max > 0 ? max : 1));
 	a->best_cum_us = xmalloc(sizeof(double) * (size_t)(max > 0 ? max : 1));
 	memcpy(cur, a->base_us, sizeof(cur));
-	base_tot = cur_tot = 0;
+	base_tot = 0;
+	cur_tot = 0;
 	for (ph = 0; ph < NPHASES; ph++)
 		base_tot += cur[ph];
 	cur_tot = base_tot;

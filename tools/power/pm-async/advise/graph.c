@@ -176,7 +176,8 @@ int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
 	g->pm_pid_total = total;
 	g->pm_pid_phase = first_ph;
 	if (bestn < 3)
-		graph_note(g, 0, "the PM task PID %d is a guess from only %d callback(s); sync/async may be wrong",
+		graph_note(g, 0,
+			   "the PM task PID %d is a guess from only %d callback(s); sync/async may be wrong",
 			   best, bestn);
 
 	for (i = 0; i < log->ncb; i++) {
@@ -229,7 +230,8 @@ int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
 		d->mixed = in > 0 && out > 0;
 		d->pid_unknown = !in && !out;
 		if (d->pid_unknown)
-			graph_note(g, d->line[0], "%s: no calling line, so sync/async is unknown; taken as sync",
+			graph_note(g, d->line[0],
+				   "%s: no calling line, so sync/async is unknown; taken as sync",
 				   d->name);
 	}
 	return graph_resolve(g);
@@ -451,8 +453,8 @@ int graph_read_links(struct graph *g, const char *path, char *err,
 				fld[n++] = p;
 		}
 		snprintf(where, sizeof(where), "%s:%d", path, lineno);
-		if (n >= 1 && (dd = strstr(fld[0], "--")) &&
-		    (n == 1 || link_flag_word(fld[1]) >= 0)) {
+		dd = n >= 1 ? strstr(fld[0], "--") : NULL;
+		if (dd && (n == 1 || link_flag_word(fld[1]) >= 0)) {
 			char *col;
 
 			*dd = 0;
@@ -836,9 +838,8 @@ double graph_overhead_from_log(const struct graph *g, const struct pmlog *log,
 
 			if (c->cycle != cycle || c->phase != ph || !c->line_call)
 				continue;
-			if (c->pid != g->pm_pid) {
+			if (c->pid != g->pm_pid)
 				continue;
-			}
 			if (prev && !isnan(prev->ts_call) && !isnan(c->ts_call) &&
 			    !isnan(prev->dur_us))
 				gap[n++] = (c->ts_call - prev->ts_call) * 1e6 -

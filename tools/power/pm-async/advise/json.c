@@ -100,12 +100,14 @@ void report_json(FILE *f, const struct analysis *a)
 	fputs(", \"format\": ", f);
 	json_str(f, format_name(a));
 	if (a->cblog) {
-		fprintf(f, ", \"cycle\": %d, \"cycles\": %d, \"lines\": %d, \"used_lines\": %d, \"skipped_lines\": %d",
+		fprintf(f,
+			", \"cycle\": %d, \"cycles\": %d, \"lines\": %d, \"used_lines\": %d, \"skipped_lines\": %d",
 			a->cycle + 1, a->cblog->ncycles, a->cblog->nlines,
 			a->cblog->used, a->cblog->skipped);
 	}
 	fputs("},\n", f);
-	fprintf(f, "  \"devices\": %d,\n  \"devices_with_callbacks\": %d,\n  \"devices_parent_only\": %d,\n",
+	fprintf(f,
+		"  \"devices\": %d,\n  \"devices_with_callbacks\": %d,\n  \"devices_parent_only\": %d,\n",
 		g->n, ncb, g->n - ncb);
 	fprintf(f, "  \"pm_task_pid\": %d,\n", g->pm_pid);
 	fputs("  \"duration_scale\": ", f);
@@ -232,7 +234,8 @@ void report_json(FILE *f, const struct analysis *a)
 		free(path);
 		first = 0;
 	}
-	fprintf(f, "%s],\n  \"best_set\": {\"max\": %d, \"method\": \"greedy\", \"min_gain_ms\": %.3f, \"saving_ms\": ",
+	fprintf(f,
+		"%s],\n  \"best_set\": {\"max\": %d, \"method\": \"greedy\", \"min_gain_ms\": %.3f, \"saving_ms\": ",
 		first ? "" : "\n  ", a->adv.max, a->adv.min_gain_us / 1e3);
 	json_num(f, a->adv.best_saving_us / 1e3);
 	fputs(", \"devices\": [", f);

@@ -12,7 +12,7 @@
 #include "numarg.h"
 #include "pmadv.h"
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fputs("usage: pm-async-advise [OPTIONS] DMESG\n"
 	      "       pm-async-advise [OPTIONS] --ftrace TRACE [DMESG]\n"
@@ -109,7 +109,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			return 0;
 		case OPT_VERSION:
 			printf("pm-async-advise %s\n", PMADV_VERSION);
@@ -260,7 +260,8 @@ int main(int argc, char **argv)
 				}
 		}
 		if (cycle < 0 || cycle >= cb->ncycles) {
-			fprintf(stderr, "pm-async-advise: error: %s: no callbacks assigned to a device phase%s\n",
+			fprintf(stderr,
+				"pm-async-advise: error: %s: no callbacks assigned to a device phase%s\n",
 				cb->name, cycle >= 0 ? " in that cycle" : "");
 			ret = 2;
 			goto out;
@@ -289,7 +290,8 @@ int main(int argc, char **argv)
 		}
 		/* device links: --links, pm-async-measure's links.txt, sysfs */
 		if (!links && beside_log(log_for_kernel, "run.txt") &&
-		    (links = beside_log(log_for_kernel, "links.txt"))) {
+		    beside_log(log_for_kernel, "links.txt")) {
+			links = beside_log(log_for_kernel, "links.txt");
 			snprintf(links_from, sizeof(links_from),
 				 "%s, saved by pm-async-measure", links);
 			links = links_from;	/* beside_log's buffer is reused */
@@ -336,7 +338,7 @@ int main(int argc, char **argv)
 			static char why[160];
 
 			a.sp.overhead_us = graph_overhead_from_log(&g, cb, cycle,
-							   &a.overhead_samples);
+								   &a.overhead_samples);
 			if (a.overhead_samples >= 5)
 				snprintf(why, sizeof(why),
 					 "median gap between consecutive PM-task callbacks minus the first one's duration, %d pairs; --overhead-us to override",
@@ -367,7 +369,7 @@ int main(int argc, char **argv)
 		a.policy_why = "--policy";
 	} else if (topo) {
 		a.sp.stock = POL_MAINLINE;
-		a.policy_why = "a lab topology has no kernel version: assuming mainline (--policy 6.12 to change)";
+		a.policy_why = "a lab topology has no kernel version: assuming mainline";
 	} else {
 		a.sp.stock = policy_of_release(a.kernel, &a.policy_why);
 	}

@@ -118,7 +118,7 @@ struct pstate {
 	int nopen, capopen;
 	int pend_cb, pend_fail;	/* first record not assigned to a phase */
 	int cur_cycle;
-	unsigned seen;		/* phases seen in the current cycle */
+	unsigned int seen;	/* phases seen in the current cycle */
 	int any_boundary;
 };
 
@@ -141,7 +141,8 @@ static struct cbrec *new_rec(struct pmlog *log)
 	memset(r, 0, sizeof(*r));
 	r->pid = -1;
 	r->dur_us = NAN;
-	r->ts_call = r->ts_ret = NAN;
+	r->ts_call = NAN;
+	r->ts_ret = NAN;
 	r->phase = PH_NONE;
 	r->cycle = -1;
 	return r;
@@ -166,7 +167,7 @@ static void do_calling(struct pstate *st, int line, double ts,
 
 		if (strcmp(o->dev, dev) || strcmp(o->driver, driver))
 			continue;
-		if ((o->parent == NULL) != (parent == NULL) ||
+		if (!o->parent != !parent ||
 		    (parent && strcmp(o->parent, parent)))
 			continue;
 		add_problem(log, o->line_call, "calling without returned",
@@ -243,7 +244,7 @@ static void do_returned(struct pstate *st, int line, double ts,
 
 static int cycle_rule(struct pstate *st, int phase)
 {
-	const unsigned resmask = (1u << PH_RESUME_NOIRQ) |
+	const unsigned int resmask = (1u << PH_RESUME_NOIRQ) |
 		(1u << PH_RESUME_EARLY) | (1u << PH_RESUME);
 
 	if (phase >= 0) {
@@ -419,7 +420,8 @@ static void split_prefix(const char *pfx, size_t n, char **driver, char **dev)
 	if (tmp[0] == ' ') {
 		*driver = xstrdup("");
 		*dev = xstrdup(trim(tmp));
-	} else if ((sp = strchr(tmp, ' '))) {
+	} else if (strchr(tmp, ' ')) {
+		sp = strchr(tmp, ' ');
 		*driver = xstrndup(tmp, (size_t)(sp - tmp));
 		*dev = xstrdup(trim((char *)sp));
 	} else {
@@ -627,8 +629,11 @@ static int line_dmesg(struct pstate *st, int lineno, char *raw)
 			const char *e = strstr(rest, "error ");
 			int err = e ? atoi(e + 6) : 0;
 
-			if (!e && (e = rstrstr(rest, " returns ")))
-				err = atoi(e + 9);
+			if (!e) {
+				e = rstrstr(rest, " returns ");
+				if (e)
+					err = atoi(e + 9);
+			}
 			split_prefix(m, (size_t)(colon - m), &driver, &dev);
 			if (starts(rest, "failed to "))
 				add_failure(log, lineno, dev, err, m);
@@ -669,18 +674,14 @@ int pmlog_parse_dmesg(FILE *f, const char *name, struct pmlog *log,
 	finish(&st);
 	if (!log->ncb && !log->nbd) {
 		snprintf(err, errlen,
-			 "%s: no usable PM lines in %d lines: expected pm_print_times callback lines "
-			 "('calling  DEV+ @ PID, parent: PARENT' / 'call DEV+ returned ERR after N usecs', or "
-			 "'DRIVER DEV: PM: calling CB @ PID, parent: PARENT' / 'DRIVER DEV: PM: CB returned ERR after N usecs') "
-			 "and phase lines ('PM: suspend of devices complete after X msecs'); "
+			 "%s: no usable PM lines in %d lines: expected pm_print_times callback lines ('calling  DEV+ @ PID, parent: PARENT' / 'call DEV+ returned ERR after N usecs', or 'DRIVER DEV: PM: calling CB @ PID, parent: PARENT' / 'DRIVER DEV: PM: CB returned ERR after N usecs') and phase lines ('PM: suspend of devices complete after X msecs'); "
 			 "enable them with 'echo 1 > /sys/power/pm_print_times' and 'echo 1 > /sys/power/pm_debug_messages'",
 			 log->name, lineno);
 		return PARSE_NOPM;
 	}
 	if (!log->nbd) {
 		snprintf(err, errlen,
-			 "%s: %d callback lines but no phase boundary lines ('PM: suspend of devices complete after X msecs', "
-			 "'PM: late suspend ...', 'PM: noirq resume ...', ...), so callbacks cannot be assigned to phases; "
+			 "%s: %d callback lines but no phase boundary lines ('PM: suspend of devices complete after X msecs', 'PM: late suspend ...', 'PM: noirq resume ...', ...), so callbacks cannot be assigned to phases; "
 			 "enable them with 'echo 1 > /sys/power/pm_debug_messages' or pass --ftrace with suspend_resume events",
 			 log->name, log->ncb);
 		return PARSE_NOPM;
@@ -741,7 +742,7 @@ static int event_val_side(int val, char *verb, size_t n)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(ev) / sizeof(ev[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(ev); i++)
 		if (ev[i].v == val) {
 			snprintf(verb, n, "%s", ev[i].s);
 			return 1;
@@ -768,8 +769,8 @@ static int line_ftrace(struct pstate *st, struct fwin *w, int lineno,
 		line[--l] = 0;
 	if (line[0] == '#')
 		return 0;
-	if ((ev = strstr(line, " suspend_resume: ")) &&
-	    ftrace_head(line, ev + 1, &ts, &pid)) {
+	ev = strstr(line, " suspend_resume: ");
+	if (ev && ftrace_head(line, ev + 1, &ts, &pid)) {
 		static const struct { const char *a; int ph; } map[] = {
 			{ "dpm_prepare", PH_PREPARE },
 			{ "dpm_suspend", PH_SUSPEND },
@@ -781,12 +782,12 @@ static int line_ftrace(struct pstate *st, struct fwin *w, int lineno,
 			{ "dpm_complete", PH_COMPLETE },
 		};
 		char act[64], be[16], verb[16];
-		unsigned val;
+		unsigned int val;
 		size_t i;
 
 		if (sscanf(ev + 17, "%63[^[][%u] %15s", act, &val, be) != 3)
 			return 1;
-		for (i = 0; i < sizeof(map) / sizeof(map[0]); i++) {
+		for (i = 0; i < ARRAY_SIZE(map); i++) {
 			if (strcmp(act, map[i].a))
 				continue;
 			if (!strcmp(be, "begin")) {
@@ -819,8 +820,8 @@ static int line_ftrace(struct pstate *st, struct fwin *w, int lineno,
 		}
 		return 1;
 	}
-	if ((ev = strstr(line, " device_pm_callback_start: ")) &&
-	    ftrace_head(line, ev + 1, &ts, &pid)) {
+	ev = strstr(line, " device_pm_callback_start: ");
+	if (ev && ftrace_head(line, ev + 1, &ts, &pid)) {
 		const char *s = ev + 27, *par = strstr(s, ", parent: ");
 		const char *ie, *br, *be;
 		char *driver, *dev, *parent, *info, *verb;
@@ -854,8 +855,8 @@ static int line_ftrace(struct pstate *st, struct fwin *w, int lineno,
 		free(verb);
 		return 1;
 	}
-	if ((ev = strstr(line, " device_pm_callback_end: ")) &&
-	    ftrace_head(line, ev + 1, &ts, &pid)) {
+	ev = strstr(line, " device_pm_callback_end: ");
+	if (ev && ftrace_head(line, ev + 1, &ts, &pid)) {
 		const char *s = ev + 25, *e = rstrstr(s, ", err=");
 		char *driver, *dev;
 
@@ -896,10 +897,7 @@ int pmlog_parse_ftrace(FILE *f, const char *name, struct pmlog *log,
 	finish(&st);
 	if (!log->ncb && !log->nbd) {
 		snprintf(err, errlen,
-			 "%s: no usable PM events in %d lines: expected ftrace lines with "
-			 "'device_pm_callback_start:' / 'device_pm_callback_end:' and "
-			 "'suspend_resume: dpm_suspend[N] begin|end' (enable events power:device_pm_callback_start, "
-			 "power:device_pm_callback_end, power:suspend_resume)",
+			 "%s: no usable PM events in %d lines: expected ftrace lines with 'device_pm_callback_start:' / 'device_pm_callback_end:' and 'suspend_resume: dpm_suspend[N] begin|end' (enable events power:device_pm_callback_start, power:device_pm_callback_end, power:suspend_resume)",
 			 log->name, lineno);
 		return PARSE_NOPM;
 	}
@@ -1038,13 +1036,15 @@ void detect_units(const struct pmlog *log, int cycle, const char *force,
 	}
 	if (n >= 3 && u->ratio >= 1.012 && u->ratio <= 1.040) {
 		u->scale = 1.024;
-		u->why = "timestamps show the printed 'usecs' are ns>>10 (older kernels), scaled by 1.024";
+		u->why = "timestamps show the printed 'usecs' are ns>>10 (old kernels): x1.024";
 	} else if (n >= 3 && u->ratio >= 0.985 && u->ratio < 1.012) {
 		u->scale = 1.0;
 		u->why = "timestamps agree with the printed usecs";
 	} else {
 		u->scale = dflt;
-		u->why = dflt > 1 ? "too few long callbacks to check; old-format kernels printed ns>>10, scaled by 1.024"
-				  : "too few long callbacks to check; taken as usecs (6.12 uses ktime_us_delta)";
+		if (dflt > 1)
+			u->why = "too few long callbacks to check; old format: ns>>10, x1.024";
+		else
+			u->why = "too few long callbacks to check; taken as usecs (ktime_us_delta)";
 	}
 }

@@ -26,6 +26,7 @@ enum {
 	PH_RESUME,
 	NPHASES
 };
+
 /* Pseudo phases (never simulated). */
 #define PH_NONE     (-1)	/* not assigned yet */
 #define PH_PREPARE  (-2)	/* dpm_prepare ("start ... of devices") */
@@ -41,15 +42,10 @@ static inline int phase_is_suspend(int ph)
 
 /* ------------------------------------------------------------ util.c */
 #include "xalloc.h"
-char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+__printf(1, 2) char *xasprintf(const char *fmt, ...);
 
-/* grow a dynamic array so that arr[n] is valid */
-#define DA_GROW(arr, n, cap) do {					\
-	if ((size_t)(n) >= (size_t)(cap)) {				\
-		(cap) = (cap) ? 2 * (cap) : 16;				\
-		(arr) = xrealloc((arr), (size_t)(cap) * sizeof(*(arr)));\
-	}								\
-} while (0)
+/* grow a dynamic array so that arr[n] is valid (lib/xalloc.c) */
+#define DA_GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
 
 /* string -> int map (open addressing), keys are copied */
 struct strmap {
@@ -57,6 +53,7 @@ struct strmap {
 	int *vals;
 	size_t cap, n;
 };
+
 void strmap_init(struct strmap *m);
 void strmap_free(struct strmap *m);
 int strmap_get(const struct strmap *m, const char *key, int dflt);
@@ -145,6 +142,7 @@ struct units {
 	int samples;
 	const char *why;
 };
+
 void detect_units(const struct pmlog *log, int cycle, const char *force,
 		  struct units *u);
 
@@ -235,11 +233,13 @@ int graph_read_devlinks(struct graph *g, const char *root, int *skipped,
  */
 int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 		       size_t fn);
-/* DIR-of-log/NAME if it is a readable file, else NULL (static buffer);
- * links.txt is taken only from a pm-async-measure directory (run.txt) */
+/*
+ * DIR-of-log/NAME if it is a readable file, else NULL (static buffer);
+ * links.txt is taken only from a pm-async-measure directory (run.txt)
+ */
 const char *beside_log(const char *log, const char *name);
 void graph_note(struct graph *g, int line, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+	__printf(3, 4);
 const char *dev_label(const struct graph *g, int i, char *buf, size_t n);
 int graph_finalize(struct graph *g);	/* dependency lists + walk orders */
 double graph_overhead_from_log(const struct graph *g, const struct pmlog *log,
@@ -253,6 +253,7 @@ struct cpath {
 	double bound_us;	/* max(cp, total / limit) */
 	int *chain, nchain;	/* device indices, in execution order */
 };
+
 void cpath_phase(const struct graph *g, int ph, int limit, struct cpath *cp);
 void cpath_free(struct cpath *cp);
 
@@ -297,6 +298,7 @@ struct advice_item {
 	double saving_us;
 	double ph_saving_us[NPHASES];
 };
+
 struct advice {
 	double base_us[NPHASES];	/* stock prediction (p->stock), current flags */
 	struct advice_item *items;	/* ranked, every sync device */
@@ -307,6 +309,7 @@ struct advice {
 	int max;
 	double min_gain_us;
 };
+
 void advice_compute(const struct graph *g, const struct sim_params *p,
 		    int max, double min_gain_us, struct advice *a);
 void advice_free(struct advice *a);
@@ -342,6 +345,7 @@ struct analysis {
 	const char *policy_why;	/* why sp.stock */
 	const char *links_from;	/* where the device links came from, or NULL */
 };
+
 void analysis_run(struct analysis *a, int max);
 void report_text(FILE *f, const struct analysis *a);
 void report_json(FILE *f, const struct analysis *a);

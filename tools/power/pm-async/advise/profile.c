@@ -83,8 +83,10 @@ int profile_write(const struct graph *g, FILE *f, double scale,
 		PMADV_VERSION);
 	fprintf(f, "# source: %s; %d devices; callback times in us scaled by %g\n",
 		source ? source : "-", g->n, scale);
-	fprintf(f, "# async= is the flag seen in the log; devices seen only as parents: async=1, 0 us\n");
-	fprintf(f, "# devices without a parent are named %sNAME (the guest has its own platform, pci0000:00...)\n",
+	fprintf(f,
+		"# async= is the flag seen in the log; devices seen only as parents: async=1, 0 us\n");
+	fprintf(f,
+		"# devices without a parent are named %sNAME (the guest has its own platform, pci0000:00...)\n",
 		LAB_TOP_PREFIX);
 	/* resume walk order: parents and suppliers first */
 	for (k = 0; k < g->n; k++) {
@@ -95,7 +97,8 @@ int profile_write(const struct graph *g, FILE *f, double scale,
 		fprintf(f, "%s", nm[i]);
 		if (d->parent >= 0)
 			fprintf(f, " parent=%s", nm[d->parent]);
-		fprintf(f, " async=%d suspend=%ld resume=%ld suspend_late=%ld resume_early=%ld suspend_noirq=%ld resume_noirq=%ld",
+		fprintf(f,
+			" async=%d suspend=%ld resume=%ld suspend_late=%ld resume_early=%ld suspend_noirq=%ld resume_noirq=%ld",
 			d->async ? 1 : 0,
 			scaled(d->dur[PH_SUSPEND], scale),
 			scaled(d->dur[PH_RESUME], scale),
@@ -212,7 +215,7 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 				async = eq[0] == '1';
 				continue;
 			}
-			for (k = 0; k < sizeof(time_keys) / sizeof(time_keys[0]); k++) {
+			for (k = 0; k < ARRAY_SIZE(time_keys); k++) {
 				if (strcmp(tok, time_keys[k].key))
 					continue;
 				vals[time_keys[k].ph] = strtol(eq, &end, 10);

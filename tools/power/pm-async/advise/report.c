@@ -127,14 +127,16 @@ void report_text(FILE *f, const struct analysis *a)
 		fprintf(f, "PM task   : PID %d (ran %d of %d callbacks of the first phase, %s)\n",
 			g->pm_pid, g->pm_pid_count, g->pm_pid_total,
 			g->pm_pid_phase >= 0 ? phase_key[g->pm_pid_phase] : "-");
-		fprintf(f, "            callbacks in that PID = sync, elsewhere = async: %d sync, %d async devices",
+		fprintf(f,
+			"            callbacks in that PID = sync, elsewhere = async: %d sync, %d async devices",
 			nsync, nasync);
 		if (nmixed)
 			fprintf(f, " (%d ran in both: counted async)", nmixed);
 		fputc('\n', f);
 		fprintf(f, "durations : x%.3f: %s", a->units.scale, a->units.why);
 		if (a->units.samples && !(a->cblog->format & FMT_FTRACE))
-			fprintf(f, " (median timestamp/printed ratio %.4f over %d callbacks >= 1 ms)",
+			fprintf(f,
+				" (median timestamp/printed ratio %.4f over %d callbacks >= 1 ms)",
 				a->units.ratio, a->units.samples);
 		fputc('\n', f);
 	} else {
@@ -143,16 +145,19 @@ void report_text(FILE *f, const struct analysis *a)
 	}
 	fprintf(f, "overhead  : %.1f us added to every callback (%s)\n",
 		a->sp.overhead_us, a->overhead_why);
-	fprintf(f, "slots     : %d async callbacks at once (WQ_DFL_ACTIVE of the async workqueue in 6.12)\n",
+	fprintf(f,
+		"slots     : %d async callbacks at once (WQ_DFL_ACTIVE of the async workqueue in 6.12)\n",
 		a->sp.limit);
 	if (g->links_given)
 		fprintf(f, "links     : %d device links used (%s)\n", g->nlinks,
 			a->links_from ? a->links_from : "--links");
 	else
-		fprintf(f, "links     : none found (--links FILE, links.txt of pm-async-measure, or\n"
+		fprintf(f,
+			"links     : none found (--links FILE, links.txt of pm-async-measure, or\n"
 			"            --sysfs ROOT); dependencies are parent edges only\n");
 	if (a->cblog && a->cblog->nprob) {
-		fprintf(f, "problems  : %d (not guessed; the callback keeps what its own line says)\n",
+		fprintf(f,
+			"problems  : %d (not guessed; the callback keeps what its own line says)\n",
 			a->cblog->nprob);
 		for (i = 0; i < a->cblog->nprob && i < 20; i++)
 			fprintf(f, "  line %d: %s: %s\n", a->cblog->prob[i].line,
@@ -254,7 +259,8 @@ void report_text(FILE *f, const struct analysis *a)
 		}
 	}
 	if (nph)
-		fprintf(f, "(\"!\" = phase aborted; phases shorter than ~1 ms are dominated by list-walk\n"
+		fprintf(f,
+			"(\"!\" = phase aborted; phases shorter than ~1 ms are dominated by list-walk\n"
 			" costs of devices without callbacks, which the log does not show)\n");
 
 	fprintf(f, "\nCritical path per phase (measured durations in ms, parent + link edges):\n");
@@ -325,7 +331,8 @@ void report_text(FILE *f, const struct analysis *a)
 			char *p = sysfs_path(g, d, &complete);
 
 			fprintf(f, "  echo enabled > '%s/power/async'\n", p);
-			fprintf(f, "  #   %sif absent: find /sys/devices -type d -name '%s'%s%s%s\n",
+			fprintf(f,
+				"  #   %sif absent: find /sys/devices -type d -name '%s'%s%s%s\n",
 				complete ? "" : "(chain does not reach a known /sys/devices root) ",
 				g->d[d].name,
 				g->d[d].parent >= 0 ? " -path '*/" : "",

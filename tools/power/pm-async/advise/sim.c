@@ -57,6 +57,7 @@
 const char *const policy_key[NPOLICIES] = {
 	"sync", "6.12", "mainline", "pm-async"
 };
+
 const char *const policy_name[NPOLICIES] = {
 	"sync", "Linux 6.12", "mainline (since 6.16)", "pm-async"
 };
@@ -75,7 +76,7 @@ enum policy policy_of_release(const char *release, const char **why)
 	major = release ? strtol(release, &end, 10) : -1;
 	if (!release || end == release || *end != '.') {
 		if (why)
-			*why = "no kernel version found for the log: assuming mainline (--policy 6.12 for kernels before 6.16)";
+			*why = "no kernel version found for the log: assuming mainline";
 		return POL_MAINLINE;
 	}
 	minor = strtol(end + 1, &end, 10);
@@ -85,7 +86,9 @@ enum policy policy_of_release(const char *release, const char **why)
 			*why = buf;
 		return POL_MAINLINE;
 	}
-	snprintf(buf, sizeof(buf), "kernel %ld.%ld < 6.16: queued in list order like 6.12", major, minor);
+	snprintf(buf, sizeof(buf),
+		 "kernel %ld.%ld < 6.16: queued in list order like 6.12",
+		 major, minor);
 	if (why)
 		*why = buf;
 	return POL_612;
@@ -226,13 +229,12 @@ static void became_ready(struct sim *s, int i, double t)
 		s->stack[s->nstack++] = i;	/* completes now */
 		return;
 	}
-	if (queues(s) && s->in_slot[i]) {
+	if (queues(s) && s->in_slot[i])
 		start_run(s, i, t, 0);
-	} else if (s->pol == POL_PMASYNC && is_async(s, i)) {
+	else if (s->pol == POL_PMASYNC && is_async(s, i))
 		eh_push(&s->readyq, t, s->pos[i], i);
-	} else if (s->pm_blocked == i) {
+	else if (s->pm_blocked == i)
 		s->pm_blocked = -1;
-	}
 }
 
 static void queue_work(struct sim *s, int i, double t);
@@ -370,7 +372,8 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 
 	for (i = 0; i < n; i++) {
 		s.left[i] = g->dep_off[s.side][i + 1] - g->dep_off[s.side][i];
-		s.startt[i] = s.endt[i] = NAN;
+		s.startt[i] = NAN;
+		s.endt[i] = NAN;
 	}
 	for (i = 0; i < n; i++) {
 		int x = g->topo[ph][i];

@@ -291,8 +291,8 @@ static void print_text(struct label *L, int nl)
 		}
 		putchar('\n');
 	}
-	printf("\nlower bound from the parsed callbacks (per phase max(critical path, total / limit),\n"
-	       "summed per side) and the critical path of the longest phase of each side:\n");
+	printf("\nlower bound from the parsed callbacks (per phase max(critical path,\n"
+	       "total / limit), summed per side) and the critical path of the longest phase of each side:\n");
 	for (l = 0; l < nl; l++) {
 		int s, cnt;
 
@@ -340,8 +340,9 @@ static void print_json(struct label *L, int nl, int limit)
 {
 	int l, c, k, s;
 
-	printf("{\n  \"tool\": \"pm-async-advise\",\n  \"version\": \"%s\",\n  \"mode\": \"summarize\",\n  \"slot_limit\": %d,\n  \"labels\": [",
-	       PMADV_VERSION, limit);
+	printf("{\n  \"tool\": \"pm-async-advise\",\n  \"version\": \"%s\",\n",
+	       PMADV_VERSION);
+	printf("  \"mode\": \"summarize\",\n  \"slot_limit\": %d,\n  \"labels\": [", limit);
 	for (l = 0; l < nl; l++) {
 		printf("%s\n    {\"label\": ", l ? "," : "");
 		json_str(stdout, L[l].name);
@@ -350,8 +351,8 @@ static void print_json(struct label *L, int nl, int limit)
 			printf(k ? ", " : "");
 			json_str(stdout, L[l].logs[k]);
 		}
-		printf("], \"cycles\": %d, \"good_cycles\": %d, \"failed_cycles\": %d, \"bad_logs\": %d",
-		       L[l].cycles, L[l].n, L[l].failed, L[l].bad_logs);
+		printf("], \"cycles\": %d, \"good_cycles\": %d", L[l].cycles, L[l].n);
+		printf(", \"failed_cycles\": %d, \"bad_logs\": %d", L[l].failed, L[l].bad_logs);
 		for (c = 0; c < 2; c++) {
 			printf(", \"%s\": ", col_name(c));
 			json_stats(stdout, L[l].v[c], L[l].n);
@@ -433,8 +434,8 @@ int summarize_main(int argc, char **argv)
 			nl++;
 			break;
 		case 'h':
-			puts("usage: pm-async-advise summarize [--json] [--limit N] [--units auto|us|ns1024]\n"
-			     "         --label L1 LOG... [--label L2 LOG...]\n"
+			puts("usage: pm-async-advise summarize [--json] [--limit N]\n"
+			     "         [--units auto|us|ns1024] --label L1 LOG... [--label L2 LOG...]\n"
 			     "Each LOG is the dmesg (or ftrace) of one suspend/resume cycle; logs holding\n"
 			     "several cycles contribute each of them.");
 			return 0;
@@ -474,7 +475,7 @@ int summarize_main(int argc, char **argv)
 			for (c = 0; c < log.ncycles; c++)
 				do_cycle(&L[l], &log, c, limit, units_opt);
 			if (log.nprob) {
-				char *m = xasprintf("%d unmatched calling/returned line(s), first at line %d: %s",
+				char *m = xasprintf("%d unmatched callback lines, first at %d: %s",
 						    log.nprob, log.prob[0].line,
 						    log.prob[0].kind);
 

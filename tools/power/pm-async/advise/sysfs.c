@@ -24,7 +24,7 @@ static int read_attr(const char *dir, const char *file, char *buf, size_t n)
 	f = fopen(path, "r");
 	if (!f)
 		return 0;
-	ok = fgets(buf, (int)n, f) != NULL;
+	ok = !!fgets(buf, (int)n, f);
 	fclose(f);
 	if (ok) {
 		char *t = trim(buf);
@@ -96,7 +96,8 @@ next:
 	}
 	free(ent);
 	if (*skipped)
-		graph_note(g, 0, "%s: %d link(s) name devices not in the log (no callbacks there); not used",
+		graph_note(g, 0,
+			   "%s: %d link(s) name devices not in the log (no callbacks there); not used",
 			   cls, *skipped);
 	return nread;
 }
@@ -140,8 +141,8 @@ int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 
 	while (f && !found && getline(&line, &cap, f) >= 0) {
 		lineno++;
-		if ((p = strstr(line, "Linux version ")) &&
-		    take_release(p + 14, rel, n)) {
+		p = strstr(line, "Linux version ");
+		if (p && take_release(p + 14, rel, n)) {
 			snprintf(from, fn, "%s:%d: Linux version", log, lineno);
 			found = 1;
 		} else if (lineno == 1 && !strncmp(line, "# suspend-", 10)) {
@@ -161,7 +162,8 @@ int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 	if (found)
 		return 1;
 	run = beside_log(log, "run.txt");
-	if (run && (f = fopen(run, "r"))) {
+	f = run ? fopen(run, "r") : NULL;
+	if (f) {
 		char buf[256];
 
 		while (!found && fgets(buf, sizeof(buf), f))

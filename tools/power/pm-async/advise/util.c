@@ -80,7 +80,6 @@ void strmap_free(struct strmap *m)
 	memset(m, 0, sizeof(*m));
 }
 
-
 static size_t strmap_slot(const struct strmap *m, const char *key, int *found)
 {
 	size_t mask = m->cap - 1, i = hash_str(key) & mask;

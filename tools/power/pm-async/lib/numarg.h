@@ -9,6 +9,8 @@
 #ifndef PM_ASYNC_NUMARG_H
 #define PM_ASYNC_NUMARG_H
 
+#include "compiler.h"
+
 #define EXIT_USAGE 2
 
 /* an integer in [lo, hi] */
@@ -16,7 +18,7 @@ long arg_long(const char *opt, const char *val, long lo, long hi);
 /* a finite number in [lo, hi] */
 double arg_double(const char *opt, const char *val, double lo, double hi);
 /* print "<name>: MSG" and "Try '<name> --help'." and exit(2) */
-void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+__printf(1, 2) __noreturn void usage_error(const char *fmt, ...);
 /*
  * The option getopt_long just refused, for the message: "--max" or "-n".
  * argv and optind as getopt_long left them, optopt as it set it.

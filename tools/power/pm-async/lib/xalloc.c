@@ -55,3 +55,12 @@ char *xstrndup(const char *s, size_t n)
 	p[n] = '\0';
 	return p;
 }
+
+void xgrow(void **arr, int n, int *cap, size_t size)
+{
+	if (n < *cap)
+		return;
+	while (n >= *cap)
+		*cap = *cap ? 2 * *cap : 16;
+	*arr = xrealloc(*arr, (size_t)*cap * size);
+}

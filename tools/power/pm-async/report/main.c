@@ -24,7 +24,7 @@ struct opts {
 	int nfiles;
 };
 
-static void usage(FILE *f)
+static void print_usage(FILE *f)
 {
 	fprintf(f,
 		"usage: pm-async-report [--limit N] [--filter KEY=VAL[,...]] [--json FILE]\n"
@@ -46,7 +46,7 @@ static void usage(FILE *f)
 		DEFAULT_LIMIT, AGGREGATE_MIN);
 }
 
-static int __attribute__((format(printf, 1, 2)))
+static __printf(1, 2) int
 report_usage_error(const char *fmt, ...)
 {
 	va_list ap;
@@ -56,12 +56,14 @@ report_usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\n");
-	usage(stderr);
+	print_usage(stderr);
 	return EXIT_USAGE;
 }
 
-enum { OPT_LIMIT = 256, OPT_FILTER, OPT_JSON, OPT_SVG, OPT_CYCLE,
-       OPT_AGGREGATE, OPT_NO_AGGREGATE };
+enum {
+	OPT_LIMIT = 256, OPT_FILTER, OPT_JSON, OPT_SVG, OPT_CYCLE,
+	OPT_AGGREGATE, OPT_NO_AGGREGATE
+};
 
 static const struct option longopts[] = {
 	{ "limit", required_argument, NULL, OPT_LIMIT },
@@ -87,7 +89,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 	while ((c = getopt_long(argc, argv, ":qh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			usage(stdout);
+			print_usage(stdout);
 			exit(0);
 		case OPT_LIMIT:
 			/* exits 2 naming --limit if not an integer in range */

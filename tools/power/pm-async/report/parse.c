@@ -75,7 +75,8 @@ static struct cycle *cycle_new(const char *path, int line)
 
 	c->file = path;
 	c->line = line;
-	c->fam[0] = c->fam[1] = -1;
+	c->fam[0] = -1;
+	c->fam[1] = -1;
 	return c;
 }
 
@@ -108,7 +109,8 @@ void input_free(struct input *in)
 		cycle_free(in->cyc[i]);
 	free(in->cyc);
 	in->cyc = NULL;
-	in->n = in->cap = 0;
+	in->n = 0;
+	in->cap = 0;
 }
 
 static int header_required(struct parser *p, struct cycle *c)
@@ -118,7 +120,7 @@ static int header_required(struct parser *p, struct cycle *c)
 	long long num;
 	size_t i;
 
-	for (i = 0; i < sizeof(req) / sizeof(req[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(req); i++)
 		if (!hdr_get(c, req[i]))
 			return perr(p, c->line,
 				    "missing required header key '%s'",
@@ -221,7 +223,7 @@ static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
 			return perr(p, p->line, "bad fail phase '%s'", val);
 		return 0;
 	}
-	for (i = 0; i < sizeof(times) / sizeof(times[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(times); i++) {
 		if (strcmp(key, times[i]))
 			continue;
 		if (parse_ll(val, &num) || num < 0)
@@ -399,7 +401,7 @@ static int pm_phase(const char *w1, const char *w2, int *fam, int *slot)
 	const char *verb = w2 ? w2 : w1, *level = w2 ? w1 : "";
 	size_t i;
 
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
 		if (strcmp(verb, verbs[i].verb))
 			continue;
 		*fam = verbs[i].fam;

@@ -118,13 +118,8 @@ int sel_valid(const char *sel);
 int cycle_match(const struct cycle *c, const char *sel);
 const char *kernel_label(const char *kernel);
 
-#define GROW(arr, n, cap)						\
-	do {								\
-		if ((n) >= (cap)) {					\
-			(cap) = (cap) ? 2 * (cap) : 16;			\
-			(arr) = xrealloc((arr), (cap) * sizeof(*(arr)));\
-		}							\
-	} while (0)
+/* grow a dynamic array so that arr[n] is valid (lib/xalloc.c) */
+#define GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
 
 /* parse.c */
 int parse_file(struct input *in, const char *path, FILE *f,

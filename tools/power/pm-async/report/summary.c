@@ -30,7 +30,11 @@ void stat_compute(struct stats *st, const double *v, int n)
 	memset(st, 0, sizeof(*st));
 	st->n = m;
 	if (!m) {
-		st->mean = st->sd = st->median = st->min = st->max = NAN;
+		st->mean = NAN;
+		st->sd = NAN;
+		st->median = NAN;
+		st->min = NAN;
+		st->max = NAN;
 		free(s);
 		return;
 	}
@@ -98,7 +102,8 @@ static struct profile *get_profile(struct summary *s, const char *name)
 	p = &s->prof[s->nprof++];
 	memset(p, 0, sizeof(*p));
 	p->name = xstrdup(name);
-	p->over_stock[0] = p->over_stock[1] = NAN;
+	p->over_stock[0] = NAN;
+	p->over_stock[1] = NAN;
 	return p;
 }
 
@@ -233,7 +238,8 @@ static void pick_cp(struct profile *p, struct cycle **cyc, int n)
 {
 	int side, i;
 
-	p->bound_row = p->cp_row = async_row(p);
+	p->bound_row = async_row(p);
+	p->cp_row = p->bound_row;
 	for (side = 0; side < 2; side++) {
 		if (p->cp_row) {
 			p->cp_cyc[side] = median_cycle(p->cp_row, side);

@@ -66,11 +66,21 @@ static void xml_escape(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
+		case '<':
+			fputs("&lt;", f);
+			break;
+		case '>':
+			fputs("&gt;", f);
+			break;
+		case '&':
+			fputs("&amp;", f);
+			break;
+		case '"':
+			fputs("&quot;", f);
+			break;
+		case '\'':
+			fputs("&apos;", f);
+			break;
 		default:
 			/* XML 1.0 forbids most control characters. */
 			if ((unsigned char)*s >= 0x20 || *s == '\t')
@@ -115,8 +125,10 @@ static double ph_gap(const struct svg *g, int s, int *prev)
 	return gap > 0 ? gap : 0;
 }
 
-/* px per ns such that everything fits in PLOT_W; phases below the
- * minimum width and cut gaps have fixed widths, the rest scales. */
+/*
+ * px per ns such that everything fits in PLOT_W; phases below the
+ * minimum width and cut gaps have fixed widths, the rest scales.
+ */
 static double fit_scale(struct svg *g, double active)
 {
 	double scale = PLOT_W / active;
@@ -201,10 +213,11 @@ static void draw_gap(struct svg *g, int s, int prev, double bottom)
 	char ms[32];
 
 	fmt_ms(ms, sizeof(ms), (double)(g->ph0[s] - g->ph1[prev]) / 1e6);
-	fprintf(g->f, "<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%.1f\" fill=\"#e4e4e4\">"
-		"<title>%s ms without callbacks, not to scale</title></rect>\n",
+	fprintf(g->f,
+		"<rect x=\"%.1f\" y=\"%d\" width=\"%d\" height=\"%.1f\" fill=\"#e4e4e4\"><title>%s ms without callbacks, not to scale</title></rect>\n",
 		x + 4, TOP - 14, GAP_PX - 8, bottom - TOP + 14, ms);
-	fprintf(g->f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">//</text>\n",
+	fprintf(g->f,
+		"<text x=\"%.1f\" y=\"%d\" font-size=\"10\" text-anchor=\"middle\">//</text>\n",
 		x + GAP_PX / 2.0, TOP - 4);
 }
 
@@ -226,7 +239,8 @@ static void draw_ticks(struct svg *g, int s, double *last)
 			x, TOP - 6, x, TOP);
 		if (x - *last < 45)
 			continue;
-		fprintf(g->f, "<text x=\"%.1f\" y=\"%d\" stroke=\"none\" text-anchor=\"middle\">%.6g ms</text>\n",
+		fprintf(g->f,
+			"<text x=\"%.1f\" y=\"%d\" stroke=\"none\" text-anchor=\"middle\">%.6g ms</text>\n",
 			x, TOP - 8, k * step / 1e6);
 		*last = x;
 	}
@@ -262,7 +276,8 @@ static void draw_phase_lines(struct svg *g, double bottom)
 		if (!g->have[s])
 			continue;
 		x = tx(g, s, g->ph0[s]);
-		fprintf(g->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555555\" stroke-dasharray=\"4,3\"/>\n",
+		fprintf(g->f,
+			"<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#555555\" stroke-dasharray=\"4,3\"/>\n",
 			x, TOP - 44 + 12 * (s % 2), x, bottom);
 		fprintf(g->f, "<text x=\"%.1f\" y=\"%d\" font-size=\"10\" fill=\"#333333\">%s",
 			x + 2, TOP - 36 + 12 * (s % 2),
@@ -278,7 +293,8 @@ static void draw_title(struct svg *g)
 	const struct cycle *c = g->c;
 	char a[32], b[32], d[32], e[32];
 
-	fprintf(g->f, "<text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">pm-async timeline: ");
+	fprintf(g->f,
+		"<text x=\"10\" y=\"18\" font-size=\"14\" font-weight=\"bold\">pm-async timeline: ");
 	xml_escape(g->f, kernel_label(c->kernel));
 	fputs(" / ", g->f);
 	xml_escape(g->f, c->profile);
@@ -303,11 +319,8 @@ static void draw_title(struct svg *g)
 static void draw_pattern(FILE *f, const char *id, const char *light,
 			 const char *dark)
 {
-	fprintf(f, "<pattern id=\"%s\" width=\"4\" height=\"4\" "
-		"patternUnits=\"userSpaceOnUse\" "
-		"patternTransform=\"rotate(45)\">"
-		"<rect width=\"4\" height=\"4\" fill=\"%s\"/>"
-		"<rect width=\"2\" height=\"4\" fill=\"%s\"/></pattern>\n",
+	fprintf(f,
+		"<pattern id=\"%s\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\"><rect width=\"4\" height=\"4\" fill=\"%s\"/><rect width=\"2\" height=\"4\" fill=\"%s\"/></pattern>\n",
 		id, light, dark);
 }
 
@@ -356,8 +369,8 @@ static void draw_legend(struct svg *g, double y, int aggregate)
 		legend_item(f, x += 160, y, "fill=\"#5a6f8a\"",
 			    "callbacks running at once (log scale)");
 	}
-	fprintf(f, "<text x=\"10\" y=\"%.1f\" font-size=\"10\" fill=\"#555555\">"
-		"time 0 = first measured callback; (xN): phase widened N times; "
+	fprintf(f,
+		"<text x=\"10\" y=\"%.1f\" font-size=\"10\" fill=\"#555555\">time 0 = first measured callback; (xN): phase widened N times; "
 		"mode=sync cycles count every device as sync%s</text>\n",
 		y + 26, cp_truncated(g->c, aggregate) ?
 		"; critical path marks limited to " STR(MAX_CP_MARKS) " per phase" : "");
@@ -394,7 +407,8 @@ static void draw_cb(struct svg *g, int i, double y)
 		fill = async ? "url(#task-async)" : "url(#task-sync)";
 	else
 		fill = async ? COL_ASYNC : COL_SYNC;
-	fprintf(g->f, "<rect class=\"cb\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>",
+	fprintf(g->f,
+		"<rect class=\"cb\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"%s\"%s>",
 		x0, y, fmax(x1 - x0, 0.5), BAR_H, fill,
 		g->oncp[i] ? " stroke=\"" COL_CP "\" stroke-width=\"1.5\"" : "");
 	cb_title(g, cb);
@@ -410,7 +424,8 @@ static void draw_devices(struct svg *g)
 		double y = TOP + d * ROW_H;
 
 		if (d % 2)
-			fprintf(g->f, "<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
+			fprintf(g->f,
+				"<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
 				y, g->left + PLOT_W, ROW_H);
 		fprintf(g->f, "<text x=\"%d\" y=\"%.1f\" font-size=\"10\"%s>",
 			6 + 10 * c->dev[d].depth, y + 10,
@@ -509,7 +524,8 @@ static void draw_group(struct svg *g, const struct group *gr, double y,
 	int s;
 
 	if (odd)
-		fprintf(g->f, "<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
+		fprintf(g->f,
+			"<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%d\" fill=\"#f4f4f4\"/>\n",
 			y, g->left + PLOT_W, AGG_ROW_H);
 	if (gr->dmin == gr->dmax)
 		fprintf(g->f, "<text x=\"6\" y=\"%.1f\" font-size=\"10\">depth %d</text>\n",
@@ -517,7 +533,8 @@ static void draw_group(struct svg *g, const struct group *gr, double y,
 	else
 		fprintf(g->f, "<text x=\"6\" y=\"%.1f\" font-size=\"10\">depth %d-%d</text>\n",
 			y + 14, gr->dmin, gr->dmax);
-	fprintf(g->f, "<text x=\"6\" y=\"%.1f\" font-size=\"9\" fill=\"#555555\">%d device%s, max %d at once</text>\n",
+	fprintf(g->f,
+		"<text x=\"6\" y=\"%.1f\" font-size=\"9\" fill=\"#555555\">%d device%s, max %d at once</text>\n",
 		y + 27, gr->ndev, gr->ndev == 1 ? "" : "s", gr->max);
 	for (s = 0; s < NSLOT; s++) {
 		double x0, x1;
@@ -526,7 +543,8 @@ static void draw_group(struct svg *g, const struct group *gr, double y,
 			continue;
 		x0 = tx(g, s, gr->t0[s]);
 		x1 = tx(g, s, gr->t1[s]);
-		fprintf(g->f, "<rect class=\"band\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"#dde6f0\"/>\n",
+		fprintf(g->f,
+			"<rect class=\"band\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"%d\" fill=\"#dde6f0\"/>\n",
 			x0, y + 2, fmax(x1 - x0, 0.5), AGG_ROW_H - 4);
 	}
 	draw_hist(g, gr, y);
@@ -548,9 +566,10 @@ static void draw_cp_marks(struct svg *g, int per)
 			double x0 = tx(g, s, cb->start);
 			double x1 = tx(g, s, cb->end);
 
-			fprintf(g->f, "<rect class=\"cp\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"4\" fill=\"" COL_CP "\">",
+			fprintf(g->f,
+				"<rect class=\"cp\" x=\"%.2f\" y=\"%.1f\" width=\"%.2f\" height=\"4\" fill=\"%s\">",
 				x0, TOP + d->depth / per * AGG_ROW_H + 1.0,
-				fmax(x1 - x0, 1));
+				fmax(x1 - x0, 1), COL_CP);
 			cb_title(g, cb);
 			fputs("</rect>\n", g->f);
 		}

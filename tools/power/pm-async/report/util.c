@@ -28,8 +28,7 @@ int parse_ll(const char *s, long long *v)
 /* The lab's rule: 1 to 31 characters of [A-Za-z0-9_.:-]. */
 int valid_name(const char *s)
 {
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyz"
-			     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-");
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-");
 
 	return n >= 1 && n <= 31 && !s[n];
 }

@@ -14,6 +14,13 @@
 
 #include "pmadv.h"
 
+/* tolerances (written out: checkpatch reads "1e-6" as a subtraction) */
+#define EPS6	0.000001
+#define EPS9	0.000000001
+
+/* what profile names are made of */
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-"
+
 static int ntest, nfail;
 static const char *logdir = "logs", *tool = "../pm-async-advise", *sample;
 
@@ -176,11 +183,11 @@ static void test_old_format(void)
 	   per[PH_SUSPEND_NOIRQ] == 2 && per[PH_RESUME_NOIRQ] == 2 &&
 	   per[PH_RESUME_EARLY] == 1 && per[PH_RESUME] == 8,
 	   "old format: callbacks assigned to the phase the next boundary closes (8/1/2/2/1/8)");
-	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 112.5, 1e-9) &&
-	   near(pmlog_observed(&log, 0, PH_RESUME_EARLY, NULL), 0.2, 1e-9),
+	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 112.5, EPS9) &&
+	   near(pmlog_observed(&log, 0, PH_RESUME_EARLY, NULL), 0.2, EPS9),
 	   "old format: observed phase times from the boundary lines");
 	detect_units(&log, 0, NULL, &u);
-	ok(near(u.scale, 1.024, 1e-9) && u.samples == 12,
+	ok(near(u.scale, 1.024, EPS9) && u.samples == 12,
 	   "old format: printed usecs detected as ns>>10 (ratio %.4f over %d)",
 	   u.ratio, u.samples);
 	graph_init(&g);
@@ -202,8 +209,8 @@ static void test_old_format(void)
 	ok(i >= 0 && !g.d[i].async && g.d[dev_named(&g, "serio0")].async &&
 	   g.d[dev_named(&g, "0:0:0:0")].async && !g.d[dev_named(&g, "rtc0")].async,
 	   "old format: sync/async from the PM task PID");
-	ok(near(g.d[i].dur[PH_SUSPEND], 977 * 1.024, 1e-9) &&
-	   near(g.d[i].dur[PH_SUSPEND_NOIRQ], 9 * 1.024, 1e-9) &&
+	ok(near(g.d[i].dur[PH_SUSPEND], 977 * 1.024, EPS9) &&
+	   near(g.d[i].dur[PH_SUSPEND_NOIRQ], 9 * 1.024, EPS9) &&
 	   g.d[i].has_cb[PH_RESUME_NOIRQ] && !g.d[i].has_cb[PH_SUSPEND_LATE],
 	   "old format: per-phase durations (scaled)");
 	graph_free(&g);
@@ -250,7 +257,7 @@ static void test_new_format(void)
 	ok(i >= 0 && !g.d[i].async && g.d[i].has_cb[PH_RESUME_EARLY] &&
 	   !strcmp(parent_of(&g, "serio0"), "i8042"),
 	   "6.x format: sync device, early resume phase, parent");
-	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 50.3, 1e-9),
+	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 50.3, EPS9),
 	   "6.x format: observed suspend 50.3 ms");
 	graph_free(&g);
 	pmlog_free(&log);
@@ -341,29 +348,29 @@ static void test_sim_seed(void)
 		ok(0, "seed topology");
 		return;
 	}
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 160, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 160, EPS6),
 	   "seed: stock suspend 160 ms (sync i8042 waits for async serio, delays the disk)");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 100, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 100, EPS6),
 	   "seed: pm-async suspend 100 ms (disk not held back)");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 210, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 210, EPS6),
 	   "seed: sync suspend 210 ms");
 	fl = xcalloc((size_t)g.n, 1);
 	for (i = 0; i < g.n; i++)
 		fl[i] = (unsigned char)g.d[i].async;
 	fl[graph_find(&g, "i8042")] = 1;
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, fl), 100, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, fl), 100, EPS6),
 	   "seed: i8042 async under stock: 100 ms");
-	ok(near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 100, 1e-6) &&
-	   near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 256, NULL), 100, 1e-6) &&
-	   near(sim_ms(&g, PH_RESUME, POL_SYNC, 256, NULL), 150, 1e-6),
+	ok(near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 100, EPS6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 256, NULL), 100, EPS6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_SYNC, 256, NULL), 150, EPS6),
 	   "seed: resume stock 100, pm-async 100, sync 150 ms");
 	cpath_phase(&g, PH_SUSPEND, 256, &cp);
-	ok(near(cp.bound_us, 100000, 1e-6) && cp.nchain == 1 &&
+	ok(near(cp.bound_us, 100000, EPS6) && cp.nchain == 1 &&
 	   cp.chain[0] == graph_find(&g, "disk"),
 	   "seed: suspend bound 100 ms, critical path = disk");
 	cpath_free(&cp);
 	cpath_phase(&g, PH_RESUME, 256, &cp);
-	ok(near(cp.cp_us, 100000, 1e-6), "seed: resume critical path 100 ms");
+	ok(near(cp.cp_us, 100000, EPS6), "seed: resume critical path 100 ms");
 	cpath_free(&cp);
 	free(fl);
 	graph_free(&g);
@@ -387,39 +394,39 @@ static void test_sim_slots(void)
 		ok(0, "slots topology");
 		return;
 	}
-	ok(near(sim_ms(&g, PH_RESUME, POL_612, 2, NULL), 12, 1e-6),
+	ok(near(sim_ms(&g, PH_RESUME, POL_612, 2, NULL), 12, EPS6),
 	   "slots: stock resume 12 ms (sleeping workers hold slots)");
-	ok(near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 2, NULL), 11, 1e-6),
+	ok(near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 2, NULL), 11, EPS6),
 	   "slots: pm-async resume 11 ms");
-	ok(near(sim_ms(&g, PH_RESUME, POL_SYNC, 2, NULL), 13, 1e-6),
+	ok(near(sim_ms(&g, PH_RESUME, POL_SYNC, 2, NULL), 13, EPS6),
 	   "slots: sync resume 13 ms");
 	cpath_phase(&g, PH_RESUME, 2, &cp);
-	ok(near(cp.bound_us, 11000, 1e-6), "slots: bound 11 ms");
+	ok(near(cp.bound_us, 11000, EPS6), "slots: bound 11 ms");
 	cpath_free(&cp);
 	graph_free(&g);
 
 	/* three 1 ms leaves, 2 slots: 2 ms; bound max(1, 3/2) = 1.5 ms */
 	topo(&g, "a suspend=1000\nb suspend=1000\nc suspend=1000\n");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 2, NULL), 2, 1e-6) &&
-	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 2, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 2, NULL), 2, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 2, EPS6),
 	   "slots: 3 async leaves on 2 slots take 2 ms");
 	cpath_phase(&g, PH_SUSPEND, 2, &cp);
-	ok(near(cp.bound_us, 1500, 1e-6), "slots: bound = total / slots = 1.5 ms");
+	ok(near(cp.bound_us, 1500, EPS6), "slots: bound = total / slots = 1.5 ms");
 	cpath_free(&cp);
 	graph_free(&g);
 
 	/* chain a <- b <- c (parents), suspend 1, 2, 3 ms: 6 ms whatever the policy */
 	topo(&g, "a suspend=1000\nb parent=a suspend=2000\nc parent=b suspend=3000\n");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 6, 1e-6) &&
-	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, 1e-6) &&
-	   near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 6, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 6, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 6, EPS6),
 	   "chain: children before parents, 6 ms for every policy");
 	graph_free(&g);
 
 	/* link: X consumes Y; suspend Y waits for X (5 + 1), resume X for Y */
 	topo(&g, "Y suspend=1000 resume=1000\nX suspend=5000 resume=5000 suppliers=Y\n");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, 1e-6) &&
-	   near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 6, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, EPS6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 6, EPS6),
 	   "links: supplier suspends after, resumes before its consumer");
 	graph_free(&g);
 
@@ -428,7 +435,7 @@ static void test_sim_slots(void)
 	{
 		struct sim_params p = { 256, 10, POL_612 };
 
-		ok(near(sim_phase(&g, PH_SUSPEND, POL_612, NULL, &p, NULL), 330, 1e-6),
+		ok(near(sim_phase(&g, PH_SUSPEND, POL_612, NULL, &p, NULL), 330, EPS6),
 		   "overhead: added once per callback");
 	}
 	graph_free(&g);
@@ -455,10 +462,10 @@ static void test_policy_seed(void)
 		ok(0, "policies: seed topology");
 		return;
 	}
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 160, 1e-6) &&
-	   near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 256, NULL), 100, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 160, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 256, NULL), 100, EPS6),
 	   "policies: seed suspend 6.12 160 ms, mainline 100 ms (leaves upfront: disk not held back)");
-	ok(near(sim_ms(&g, PH_RESUME, POL_MAINLINE, 256, NULL), 100, 1e-6),
+	ok(near(sim_ms(&g, PH_RESUME, POL_MAINLINE, 256, NULL), 100, EPS6),
 	   "policies: seed resume mainline 100 ms (root disk upfront, serio started by i8042)");
 	graph_free(&g);
 }
@@ -488,13 +495,13 @@ static void test_policy_first_child(void)
 		ok(0, "policies: first-child topology");
 		return;
 	}
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 2, NULL), 33, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 2, NULL), 33, EPS6),
 	   "policies: first child, sync 33 ms");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 2, NULL), 21, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 2, NULL), 21, EPS6),
 	   "policies: first child, 6.12 21 ms");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 2, NULL), 30, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 2, NULL), 30, EPS6),
 	   "policies: first child, mainline 30 ms (P's worker sleeps in a slot Q needs)");
-	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 21, 1e-6),
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 21, EPS6),
 	   "policies: first child, pm-async 21 ms");
 	graph_free(&g);
 }
@@ -524,10 +531,10 @@ static void test_policy_links(void)
 		}
 		graph_add_link_flags(&g, graph_find(&g, "X"), graph_find(&g, "Y"), fl[k]);
 		graph_finalize(&g);
-		ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), want, 1e-6) &&
-		   near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 256, NULL), want, 1e-6) &&
-		   near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), want, 1e-6) &&
-		   near(sim_ms(&g, PH_RESUME, POL_MAINLINE, 256, NULL), want, 1e-6),
+		ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), want, EPS6) &&
+		   near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 256, NULL), want, EPS6) &&
+		   near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), want, EPS6) &&
+		   near(sim_ms(&g, PH_RESUME, POL_MAINLINE, 256, NULL), want, EPS6),
 		   "policies: %s link, %g ms suspend and resume (6.12 and mainline)",
 		   nm[k], want);
 		graph_free(&g);
@@ -571,20 +578,20 @@ static void test_advice(void)
 		return;
 	}
 	advice_compute(&g, &p, 5, 50, &a);
-	ok(near(a.base_us[PH_SUSPEND], 190000, 1e-6), "advice: stock baseline 190 ms");
+	ok(near(a.base_us[PH_SUSPEND], 190000, EPS6), "advice: stock baseline 190 ms");
 	ok(a.nitems == 2 && a.items[0].dev == graph_find(&g, "i8042") &&
-	   near(a.items[0].saving_us, 60000, 1e-6) &&
+	   near(a.items[0].saving_us, 60000, EPS6) &&
 	   a.items[1].dev == graph_find(&g, "eth") &&
-	   near(a.items[1].saving_us, 30000, 1e-6),
+	   near(a.items[1].saving_us, 30000, EPS6),
 	   "advice: ranking i8042 (60 ms) before eth (30 ms)");
 	ok(a.nbest == 2 && a.best[0] == graph_find(&g, "i8042") &&
 	   a.best[1] == graph_find(&g, "eth") &&
-	   near(a.best_saving_us, 90000, 1e-6) &&
-	   near(a.best_cum_us[0], 60000, 1e-6),
+	   near(a.best_saving_us, 90000, EPS6) &&
+	   near(a.best_cum_us[0], 60000, EPS6),
 	   "advice: greedy set {i8042, eth} saves 90 ms");
 	advice_free(&a);
 	advice_compute(&g, &p, 1, 50, &a);
-	ok(a.nbest == 1 && near(a.best_saving_us, 60000, 1e-6),
+	ok(a.nbest == 1 && near(a.best_saving_us, 60000, EPS6),
 	   "advice: --max 1 keeps the best single device");
 	advice_free(&a);
 	graph_free(&g);
@@ -592,8 +599,8 @@ static void test_advice(void)
 	/* seed: making i8042 async saves exactly the 60 ms stall */
 	topo(&g, seed_topo);
 	advice_compute(&g, &p, 5, 50, &a);
-	ok(a.nitems == 1 && near(a.items[0].saving_us, 60000, 1e-6) &&
-	   near(a.items[0].ph_saving_us[PH_SUSPEND], 60000, 1e-6),
+	ok(a.nitems == 1 && near(a.items[0].saving_us, 60000, EPS6) &&
+	   near(a.items[0].ph_saving_us[PH_SUSPEND], 60000, EPS6),
 	   "advice: seed stall, i8042 async saves 60 ms of suspend");
 	advice_free(&a);
 	graph_free(&g);
@@ -625,7 +632,8 @@ static void test_profile(void)
 			continue;
 		lines++;
 		if (sscanf(line, "%63s", name) != 1 || strlen(name) > 31 ||
-		    strspn(name, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-") != strlen(name) ||
+		    strspn(name,
+			   NAME_CHARS) != strlen(name) ||
 		    !strstr(line, " async=") || !strstr(line, " suspend=") ||
 		    !strstr(line, " resume_noirq="))
 			shape = 0;
@@ -649,7 +657,7 @@ static void test_profile(void)
 			same = 0;
 		} else {
 			hp = h.d[j].parent;
-			if ((g.d[i].parent < 0) != (hp < 0) ||
+			if (g.d[i].parent < 0 != hp < 0 ||
 			    (hp >= 0 && strcmp(h.d[hp].name, nm[g.d[i].parent])) ||
 			    h.d[j].async != g.d[i].async ||
 			    h.d[j].dur[PH_SUSPEND] != (double)lround(g.d[i].dur[PH_SUSPEND] * 2) ||
@@ -686,7 +694,8 @@ static void test_profile(void)
 		ok(!strncmp(nm[2], "top-a-very-long", 15) && !strncmp(nm[3], "a-very-long", 11) &&
 		   !strcmp(nm[4], "top-platform") && !strcmp(nm[5], "top-LNXSYBUS:01") &&
 		   !strcmp(nm[6], "top-x"),
-		   "profile: devices without a parent get 'top-' (%s, %s, %s)", nm[2], nm[4], nm[6]);
+		   "profile: devices without a parent get 'top-' (%s, %s, %s)",
+		   nm[2], nm[4], nm[6]);
 		for (i = 0; i < g.n; i++)
 			free(nm[i]);
 	}
@@ -748,7 +757,7 @@ static void test_links_cli(void)
 
 /* ------------------------------------------------------------ policy, sysfs, options */
 
-static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static __printf(1, 2) int sh(const char *fmt, ...);
 static int sh(const char *fmt, ...)
 {
 	char cmd[4096];
@@ -810,14 +819,15 @@ static void test_cli_sysfs(void)
 		ok(0, "sysfs: temporary directory");
 		return;
 	}
-	st = sh("cd '%s' && mkdir -p sys/class/devlink && cd sys/class/devlink && "
-		"mk() { mkdir \"$1\" && ln -s \"../../../devices/x/$2\" \"$1/supplier\" && "
-		"ln -s \"../../../devices/x/y/$3\" \"$1/consumer\" && "
-		"echo $4 >\"$1/sync_state_only\" && echo $5 >\"$1/status\"; } && "
-		"mk platform:rtc0--serio:serio1 rtc0 serio1 0 active && "
-		"mk platform:i8042--ata:ata1 i8042 ata1 1 available && "
-		"mk platform:rtc0--serio:serio0 rtc0 serio0 0 dormant && "
-		"mk platform:rtc0--usb:nosuch rtc0 nosuch 0 active", dir);
+	st = sh("cd '%s' && mkdir -p sys/class/devlink && cd sys/class/devlink &&\n"
+		"mk() { mkdir \"$1\" &&\n"
+		"  ln -s \"../../../devices/x/$2\" \"$1/supplier\" &&\n"
+		"  ln -s \"../../../devices/x/y/$3\" \"$1/consumer\" &&\n"
+		"  echo $4 >\"$1/sync_state_only\" && echo $5 >\"$1/status\"; } &&\n"
+		"mk platform:rtc0--serio:serio1 rtc0 serio1 0 active &&\n"
+		"mk platform:i8042--ata:ata1 i8042 ata1 1 available &&\n"
+		"mk platform:rtc0--serio:serio0 rtc0 serio0 0 dormant &&\n"
+		"mk platform:rtc0--usb:nosuch rtc0 nosuch 0 active\n", dir);
 	a = xasprintf("--json --sysfs '%s/sys' '%s'", dir, o);
 	out = run(a, &st);
 	ok(st == 0 && strstr(out, "\"links_given\": true") && strstr(out, "\"links\": 3") &&
@@ -833,9 +843,9 @@ static void test_cli_sysfs(void)
 	free(a);
 
 	/* pm-async-measure's output directory: run.txt and links.txt */
-	sh("mkdir '%s/run' && cp '%s' '%s/run/cycle-001-async.log' && cd '%s/run' && "
-	   "printf 'kernel 6.12.117-1~deb12u1\\ncycles 1\\n' >run.txt && "
-	   "printf 'serio1\\trtc0\\t-\\nata1\\ti8042\\tsync_state_only\\n' >links.txt",
+	sh("mkdir '%s/run' && cp '%s' '%s/run/cycle-001-async.log' && cd '%s/run' &&\n"
+	   "printf 'kernel 6.12.117-1~deb12u1\\ncycles 1\\n' >run.txt &&\n"
+	   "printf 'serio1\\trtc0\\t-\\nata1\\ti8042\\tsync_state_only\\n' >links.txt\n",
 	   dir, o, dir, dir);
 	a = xasprintf("--json '%s/run/cycle-001-async.log'", dir);
 	out = run(a, &st);
@@ -875,7 +885,7 @@ static void test_cli_options(void)
 	char *o = logpath("old_basic.txt");
 	size_t i;
 
-	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
 		/* the value-less case must end the command line */
 		char *a = strstr(c[i].args, "--json --max") ?
 			xasprintf("'%s' %s", o, c[i].args) :
@@ -908,7 +918,7 @@ static void test_summarize(void)
 	ok(strstr(out, "1-1: usb 1-1: PM: failed to suspend async: error -5") &&
 	   strstr(out, "suspend phase aborted"),
 	   "summarize: failing device of a failed cycle reported");
-	ok(strstr(out, "no usable PM lines") != NULL,
+	ok(!!strstr(out, "no usable PM lines"),
 	   "summarize: unusable log reported");
 	ok(strstr(out, "suspend CP (2/2 cycles): suspend: sd0 -> ata1") &&
 	   strstr(out, "resume CP (2/2 cycles): resume: ata1 -> sd0"),
@@ -917,7 +927,8 @@ static void test_summarize(void)
 	free(a);
 	a = xasprintf("summarize --json --label A '%s' '%s'", c1, c2);
 	out = run(a, &st);
-	ok(st == 0 && strstr(out, "\"suspend\": {\"n\": 2, \"mean_ms\": 14.000, \"sd_ms\": 1.414") &&
+	ok(st == 0 &&
+	   strstr(out, "\"suspend\": {\"n\": 2, \"mean_ms\": 14.000, \"sd_ms\": 1.414") &&
 	   strstr(out, "\"bound_ms\": {\"suspend\": {\"n\": 2, \"mean_ms\": 8.000"),
 	   "summarize --json: stats and bound (sd0 7 ms + ata1 1 ms)");
 	free(out);
@@ -977,9 +988,10 @@ static void test_sample(void)
 	p.overhead_us = graph_overhead_from_log(&g, &log, 0, &n);
 	stock = sim_phase(&g, PH_SUSPEND, POL_612, NULL, &p, NULL) / 1e3;
 	obs = pmlog_observed(&log, 0, PH_SUSPEND, NULL);
-	diag("sample suspend: observed %.3f ms, stock %.3f ms (%+.2f%%), overhead %.2f us, scale %.3f",
-	     obs, stock, (stock - obs) / obs * 100, p.overhead_us, u.scale);
-	ok(near(obs, 864.689, 1e-9) && fabs(stock - obs) / obs < 0.15,
+	diag("sample suspend: observed %.3f ms, stock %.3f ms (%+.2f%%)",
+	     obs, stock, (stock - obs) / obs * 100);
+	diag("sample: overhead %.2f us, scale %.3f", p.overhead_us, u.scale);
+	ok(near(obs, 864.689, EPS9) && fabs(stock - obs) / obs < 0.15,
 	   "sample: stock suspend prediction within 15%% of observed 864.689 ms");
 	for (side = 0; side < 2; side++) {
 		double o = 0, st = 0, ml = 0;
@@ -991,8 +1003,9 @@ static void test_sample(void)
 			st += sim_phase(&g, ph, POL_612, NULL, &p, NULL) / 1e3;
 			ml += sim_phase(&g, ph, POL_MAINLINE, NULL, &p, NULL) / 1e3;
 		}
-		diag("sample %s devices: observed %.3f ms, 6.12 %.3f ms (%+.2f%%), mainline %.3f ms",
-		     side ? "resume" : "suspend", o, st, (st - o) / o * 100, ml);
+		diag("sample %s devices: observed %.3f ms, 6.12 %.3f ms (%+.2f%%)",
+		     side ? "resume" : "suspend", o, st, (st - o) / o * 100);
+		diag("sample %s devices: mainline %.3f ms", side ? "resume" : "suspend", ml);
 		ok(o > 0 && fabs(st - o) / o < 0.15,
 		   "sample: stock (6.12) %s device time within 15%% of observed",
 		   side ? "resume" : "suspend");

@@ -102,6 +102,7 @@ EOF
 # prints it.  At the call after cycle $HANG_AT it touches DIR/hanging and
 # sleeps 3 s (for SIGINT).  DIR/seen gets the knobs as they were at each
 # call (call 1 is the tool's check that dmesg works).
+SD=devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0	# the disk
 mkfake()
 {
 	F=$1
@@ -116,13 +117,15 @@ mkfake()
 	# 1-1 under usb1, SYNC_STATE_ONLY and dormant
 	mkdir -p "$F/class/devlink/platform:i8042--scsi:0:0:0:0" \
 		"$F/class/devlink/pci:0000:00:1f.2--usb:1-1"
-	ln -s ../../../devices/platform/i8042 "$F/class/devlink/platform:i8042--scsi:0:0:0:0/supplier"
+	dl=$F/class/devlink
+	ln -s ../../../devices/platform/i8042 "$dl/platform:i8042--scsi:0:0:0:0/supplier"
 	ln -s "../../../devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0" \
 		"$F/class/devlink/platform:i8042--scsi:0:0:0:0/consumer"
 	echo 0 >"$F/class/devlink/platform:i8042--scsi:0:0:0:0/sync_state_only"
 	echo active >"$F/class/devlink/platform:i8042--scsi:0:0:0:0/status"
-	ln -s "../../../devices/pci0000:00/0000:00:1f.2" "$F/class/devlink/pci:0000:00:1f.2--usb:1-1/supplier"
-	ln -s "../../../devices/pci0000:00/0000:00:1d.0/usb1/1-1" "$F/class/devlink/pci:0000:00:1f.2--usb:1-1/consumer"
+	ln -s "../../../devices/pci0000:00/0000:00:1f.2" "$dl/pci:0000:00:1f.2--usb:1-1/supplier"
+	ln -s "../../../devices/pci0000:00/0000:00:1d.0/usb1/1-1" \
+		"$dl/pci:0000:00:1f.2--usb:1-1/consumer"
 	echo 1 >"$F/class/devlink/pci:0000:00:1f.2--usb:1-1/sync_state_only"
 	echo dormant >"$F/class/devlink/pci:0000:00:1f.2--usb:1-1/status"
 	echo "freeze mem disk" >"$F/power/state"
@@ -134,7 +137,7 @@ mkfake()
 	: >"$F/class/rtc/rtc0/wakealarm"
 	echo disabled >"$F/class/rtc/rtc0/device/power/wakeup"
 	echo disabled >"$F/devices/platform/i8042/power/async"
-	echo disabled >"$F/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/power/async"
+	echo disabled >"$F/$SD/power/async"
 	echo enabled >"$F/devices/pci0000:00/0000:00:1d.0/usb1/1-1/power/async"
 	echo enabled >"$F/devices/pci0000:00/0000:00:1a.0/usb2/1-1/power/async"
 	{
@@ -143,7 +146,7 @@ mkfake()
 	} >"$F/klog"
 	echo 0 >"$F/calls"
 	echo "#!/bin/sh" >"$F/dmesg"
-	echo "F=$F" >>"$F/dmesg"
+	echo "F=$F SD=$SD" >>"$F/dmesg"
 	cat >>"$F/dmesg" <<'EOF'
 c=$(($(cat $F/calls) + 1))
 echo $c >$F/calls
@@ -155,7 +158,7 @@ echo $c >$F/calls
 	printf ' alarm=%s wakeup=%s i8042=%s sd=%s\n' "$(cat $F/class/rtc/rtc0/wakealarm)" \
 		"$(cat $F/class/rtc/rtc0/device/power/wakeup)" \
 		"$(cat $F/devices/platform/i8042/power/async)" \
-		"$(cat "$F/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/power/async")"
+		"$(cat "$F/$SD/power/async")"
 } >>$F/seen
 cycle=$((c - 1))
 if [ $cycle -ge 1 ]; then
@@ -201,7 +204,7 @@ restored_ok()
 	[ "$(cat "$F/class/rtc/rtc0/wakealarm")" = "${2:-0}" ] &&
 	[ "$(cat "$F/class/rtc/rtc0/device/power/wakeup")" = disabled ] &&
 	[ "$(cat "$F/devices/platform/i8042/power/async")" = disabled ] &&
-	[ "$(cat "$F/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/power/async")" = disabled ] || {
+	[ "$(cat "$F/$SD/power/async")" = disabled ] || {
 		snapshot "$F" | grep -v -e '^devices/.*usb' -e 'state=' | sed 's/^/# now: /'
 		return 1
 	}
@@ -240,7 +243,8 @@ cat >"$T/mixed.txt" <<'EOF'
 [    5.000300] sd 2:0:0:0: PM: scsi_bus_suspend returned 0 after 3 usecs
 [    5.000400] PM: Some devices failed to suspend, or early wake event detected
 EOF
-check "--failed-devices: empty driver string, [T42] caller id, symbol offsets, returned -16; returned 0 is no failure" \
+check "--failed-devices: empty driver string, [T42] caller id, symbol offsets, returned -16; \
+returned 0 is no failure" \
 	'[ "$(devs "$T/mixed.txt")" = "serio0 0000:00:1f.2 " ]'
 check "--failed-devices: a good cycle has no failing device" '[ "$(devs "$T/good.txt")" = "" ]'
 check "--failed-devices: an unreadable log is an error" \
@@ -258,14 +262,17 @@ for sh_ in $shells; do
 	run $sh_ "$F" -n 2 --wake 7 --settle 0 -o "$T/out-$name" --variants sync,async,marked \
 		--mark-async i8042 0:0:0:0 --mark-sync usb1/1-1
 	check "$name: a mark path that is not a device is refused before anything is touched" \
-		'[ $rc = 1 ] && grepq "usb1/1-1: no power/async" && [ "$(snapshot "$F")" = "$before" ]'
+		'[ $rc = 1 ] && grepq "usb1/1-1: no power/async" &&
+			[ "$(snapshot "$F")" = "$before" ]'
 
 	mkfake "$F"
 	run $sh_ "$F" -n 2 --wake 7 --settle 0 -o "$T/out-$name" --variants sync,async,marked \
 		--mark-async i8042 0:0:0:0
 	check "$name: a run of 2 cycles x 3 variants exits 0" '[ $rc = 0 ]'
+	six="cycle-001-sync.log cycle-002-async.log cycle-003-marked.log"
+	six="$six cycle-004-sync.log cycle-005-async.log cycle-006-marked.log "
 	check "$name: six cycle logs, named by cycle and variant" \
-		'[ "$(cd "$T/out-$name" && ls cycle-*.log | tr "\n" " ")" = "cycle-001-sync.log cycle-002-async.log cycle-003-marked.log cycle-004-sync.log cycle-005-async.log cycle-006-marked.log " ]'
+		'[ "$(cd "$T/out-$name" && ls cycle-*.log | tr "\n" " ")" = "$six" ]'
 	markers_ok()
 	{
 		for i in 1 2 3 4 5 6; do
@@ -280,34 +287,53 @@ for sh_ in $shells; do
 	check "$name: progress line with the phase sums of the cycle (13.0 / 23.5 ms)" \
 		'grepq "cycle 1/6: sync (pm_async=0) ... suspend 13.0 ms, resume 23.5 ms"'
 	# What the fake kernel saw at each cycle (call 1 is the check of dmesg).
-	check "$name: during a cycle: pm_print_times=1 pm_debug_messages=1 mem_sleep=deep pm_test=none alarm=+7 rtc wakeup enabled" \
-		'[ "$(grep -c "state=mem pm_async=[01] pm_print_times=1 pm_debug_messages=1 mem_sleep=deep pm_test=none alarm=+7 wakeup=enabled" "$F/seen")" = 6 ]'
+	knobs="pm_print_times=1 pm_debug_messages=1 mem_sleep=deep pm_test=none alarm=+7"
+	check "$name: during a cycle: $knobs, rtc wakeup enabled" \
+		'[ "$(grep -c "state=mem pm_async=[01] $knobs wakeup=enabled" "$F/seen")" = 6 ]'
+	alt="0disableddisabled 1disableddisabled 1enabledenabled "
 	check "$name: pm_async alternates 0 1 1 and the marks apply to the marked cycles only" \
-		'[ "$(sed -n "2,7s/.*pm_async=\([01]\).* i8042=\([a-z]*\) sd=\([a-z]*\)/\1\2\3/p" "$F/seen" | tr "\n" " ")" = "0disableddisabled 1disableddisabled 1enabledenabled 0disableddisabled 1disableddisabled 1enabledenabled " ]'
-	check "$name: every knob restored after a good run (pm_async, pm_print_times, pm_debug_messages, mem_sleep, pm_test, wakealarm, rtc wakeup, power/async)" \
+		'[ "$(sed -n "2,7s/.*pm_async=\([01]\).* i8042=\([a-z]*\) sd=\([a-z]*\)/\1\2\3/p" \
+			"$F/seen" | tr "\n" " ")" = "$alt$alt" ]'
+	check "$name: every knob restored after a good run (pm_async, pm_print_times, $(:
+		)pm_debug_messages, mem_sleep, pm_test, wakealarm, rtc wakeup, power/async)" \
 		'restored_ok "$F"'
-	check "$name: the run says what it restored" 'grepq "restored 9 setting(s): power/pm_print_times"'
+	check "$name: the run says what it restored" \
+		'grepq "restored 9 setting(s): power/pm_print_times"'
 	if [ $has_advise = 1 ]; then
-		check "$name: the table has one row per variant with n=2 and mean (+/- sd) columns" \
-			'grepq "^sync  *2  *13.0 (+/- 0.0)  *23.5 (+/- 0.0)" && grepq "^async  *2  *13.0 (+/- 0.0)" && grepq "^marked  *2  *13.0 (+/- 0.0)"'
-		check "$name: 'start suspend' (after the suspend phase in 6.x) does not split cycles; summary names the raw logs" \
-			'! grepq "left out" && ! grep -q "/sum/" "$T/out-$name/summary.txt" "$T/out-$name/summary.json" && grep -q "$T/out-$name/cycle-001-sync.log" "$T/out-$name/summary.json"'
-		check "$name: lower bound and critical path per variant; summary.txt and summary.json written" \
-			'grepq "marked:  suspend bound 8.0" && grepq "suspend CP (2/2 cycles): suspend: sd0 -> ata1" && [ -s "$T/out-$name/summary.txt" ] && grep -q "\"good_cycles\": 2" "$T/out-$name/summary.json"'
+		check "$name: the table has one row per variant with n=2, mean (+/- sd) columns" \
+			'grepq "^sync  *2  *13.0 (+/- 0.0)  *23.5 (+/- 0.0)" &&
+				grepq "^async  *2  *13.0 (+/- 0.0)" &&
+				grepq "^marked  *2  *13.0 (+/- 0.0)"'
+		check "$name: 'start suspend' (after the suspend phase in 6.x) does not split $(:
+			)cycles; summary names the raw logs" \
+			'! grepq "left out" &&
+				! grep -q "/sum/" "$T/out-$name/summary.txt" \
+					"$T/out-$name/summary.json" &&
+				grep -q "$T/out-$name/cycle-001-sync.log" \
+					"$T/out-$name/summary.json"'
+		check "$name: lower bound and critical path per variant; summary.txt and $(:
+			)summary.json written" \
+			'grepq "marked:  suspend bound 8.0" &&
+				grepq "suspend CP (2/2 cycles): suspend: sd0 -> ata1" &&
+				[ -s "$T/out-$name/summary.txt" ] &&
+				grep -q "\"good_cycles\": 2" "$T/out-$name/summary.json"'
 	else
 		skip "$name: table (no pm-async-advise at $ADVISE)"
 		skip "$name: bound and critical path (no pm-async-advise)"
 		skip "$name: start suspend line (no pm-async-advise)"
 	fi
 	check "$name: run.txt records the settings and marks" \
-		'grep -q "^variants sync async marked" "$T/out-$name/run.txt" && grep -q "^mark i8042 enabled" "$T/out-$name/run.txt"'
+		'grep -q "^variants sync async marked" "$T/out-$name/run.txt" &&
+			grep -q "^mark i8042 enabled" "$T/out-$name/run.txt"'
+	links="1-1|0000:00:1f.2|sync_state_only|dormant 0:0:0:0|i8042 "
 	check "$name: links.txt holds the device links of class/devlink with their flags" \
-		'[ "$(grep -v "^#" "$T/out-$name/links.txt" | tr "\t" "|")" = "1-1|0000:00:1f.2|sync_state_only|dormant
-0:0:0:0|i8042" ]'
+		'[ "$(grep -v "^#" "$T/out-$name/links.txt" | tr "\t\n" "| ")" = "$links" ]'
 	if [ $has_advise = 1 ]; then
-		check "$name: the advisor on a cycle log of the run uses links.txt and the kernel of run.txt" \
+		check "$name: the advisor on a cycle log of the run uses links.txt and the $(:
+			)kernel of run.txt" \
 			'"$ADVISE" --json "$T/out-$name/cycle-001-sync.log" >"$T/adv.json" 2>&1 &&
-			 grep -q "\"links_from\": \".*links.txt, saved by pm-async-measure\"" "$T/adv.json" &&
+			 grep -q "\"links_from\": \".*links.txt, saved by pm-async-measure\"" \
+				"$T/adv.json" &&
 			 grep -q "\"kernel_from\": \".*run.txt (pm-async-measure)\"" "$T/adv.json"'
 	else
 		skip "$name: advisor and links.txt (no pm-async-advise)"
@@ -319,9 +345,12 @@ for sh_ in $shells; do
 	check "$name: a failed cycle stops the run with status 1" \
 		'[ $rc = 1 ] && [ "$(grep -c "^call" "$F/seen")" = 4 ] && ! grepq "cycle 4/"'
 	check "$name: the failure names the write error and the failing device (1-1) from the log" \
-		'grepq "cycle 3 (sync): writing .mem. to .*/power/state failed: \(No space left on device\|I/O error\)$" && grepq "failing device(s): 1-1" && grepq "failed to suspend async: error -5"'
+		'grepq "cycle 3 (sync): writing .mem. to .*/power/state failed: $(:
+			)\(No space left on device\|I/O error\)$" &&
+			grepq "failing device(s): 1-1" && grepq "failed to suspend async: error -5"'
 	check "$name: the failed cycle's log is kept, the good ones summarized" \
-		'[ -s "$T/fail-$name/cycle-003-sync.failed.log" ] && { [ $has_advise = 0 ] || grepq "^marked  *1 "; }'
+		'[ -s "$T/fail-$name/cycle-003-sync.failed.log" ] &&
+			{ [ $has_advise = 0 ] || grepq "^marked  *1 "; }'
 	rm -f "$F/power/state"
 	check "$name: every knob restored after a failed cycle" 'restored_ok "$F"'
 
@@ -345,8 +374,10 @@ for sh_ in $shells; do
 	kill -INT $pid
 	wait $pid
 	rc=$?
-	check "$name: SIGINT stops the run with status 130" '[ $rc = 130 ] && grepq "interrupted (INT)" && ! grepq "cycle 3/"'
-	check "$name: every knob restored after SIGINT, an armed wake alarm re-armed" 'restored_ok "$F" "$alarm"'
+	check "$name: SIGINT stops the run with status 130" \
+		'[ $rc = 130 ] && grepq "interrupted (INT)" && ! grepq "cycle 3/"'
+	check "$name: every knob restored after SIGINT, an armed wake alarm re-armed" \
+		'restored_ok "$F" "$alarm"'
 done
 
 # ------------------------------------------------------------ refusals
@@ -367,13 +398,17 @@ check "no wake alarm: refuses to sleep, nothing touched" \
 	'[ $rc = 1 ] && grepq "no wake source.*refusing to sleep" && unchanged'
 run sh "$F" -n 1 --pm-test platform --settle 0 -o "$T/pmtest"
 check "--pm-test platform needs no wake alarm; pm_test set during the cycle and restored" \
-	'[ $rc = 0 ] && grep -q "pm_test=platform" "$F/seen" && [ "$(cat "$F/power/pm_test")" = devices ]'
+	'[ $rc = 0 ] && grep -q "pm_test=platform" "$F/seen" &&
+		[ "$(cat "$F/power/pm_test")" = devices ]'
 mkfake "$F"
 
 before=$(snapshot "$F")
 run sh "$F" --dry-run -n 3 --variants sync,async,marked --mark-async i8042 --mark-sync 0:0:0:0
 check "--dry-run: prints the plan (knobs, marks, cycles), touches nothing, writes no log" \
-	'[ $rc = 0 ] && grepq "would set .*/power/pm_print_times: .0. -> .1." && grepq "would set .*/devices/platform/i8042/power/async: .disabled. -> .enabled." && grepq "cycle 3/9 (marked): pm_async=1" && unchanged && [ ! -e "$F/seen" ] && [ "$(grep -c . "$F/klog")" = 2 ]'
+	'[ $rc = 0 ] && grepq "would set .*/power/pm_print_times: .0. -> .1." &&
+		grepq "would set .*/devices/platform/i8042/power/async: .disabled. -> .enabled." &&
+		grepq "cycle 3/9 (marked): pm_async=1" && unchanged && [ ! -e "$F/seen" ] &&
+		[ "$(grep -c . "$F/klog")" = 2 ]'
 UIDX=1000 run sh "$F" --dry-run
 check "--dry-run works without root" '[ $rc = 0 ] && unchanged'
 
@@ -382,28 +417,34 @@ check "an ambiguous device name is refused with the candidates, nothing touched"
 	'[ $rc = 1 ] && grepq "1-1. is ambiguous" && grepq "usb2/1-1" && unchanged'
 run sh "$F" --dry-run --variants sync,marked --mark-async 1-1@usb2 /sys/devices/platform/i8042
 check "NAME@PARENT and /sys paths select a device" \
-	'[ $rc = 0 ] && grepq "1-1@usb2 = enabled (now enabled; .*/usb2/1-1)" && grepq "i8042/power/async: .disabled. -> .enabled."'
+	'[ $rc = 0 ] && grepq "1-1@usb2 = enabled (now enabled; .*/usb2/1-1)" &&
+		grepq "i8042/power/async: .disabled. -> .enabled."'
 run sh "$F" --mark-async nosuchdev
 check "an unknown device is refused" '[ $rc = 1 ] && grepq "nosuchdev.: no directory" && unchanged'
 
 cat >"$T/advice.json" <<'EOF'
 {"devices": 4,
  "advice": [
-    {"device": "i8042", "saving_ms": 120.500, "suspend_side_ms": 120.500, "sysfs": "/sys/devices/platform/i8042/power/async"},
+    {"device": "i8042", "saving_ms": 120.500, "suspend_side_ms": 120.500,
+     "sysfs": "/sys/devices/platform/i8042/power/async"},
     {"device": "1-1@usb1", "saving_ms": 3.000, "suspend_side_ms": 3.0},
     {"device": "0:0:0:0", "saving_ms": 0.010, "suspend_side_ms": 0.010}
  ],
  "best_set": {"max": 5, "devices": ["i8042"]}}
 EOF
 run sh "$F" --dry-run --from-advice "$T/advice.json"
-check "--from-advice: the advice devices saving >= 0.05 ms, NAME@PARENT resolved; variants sync,marked" \
-	'[ $rc = 0 ] && grepq "i8042 = enabled" && grepq "1-1@usb1 = enabled (now enabled; .*/usb1/1-1)" && ! grepq "0:0:0:0 =" && grepq "per variant: sync, marked"'
+check "--from-advice: the advice devices saving >= 0.05 ms, NAME@PARENT resolved; variants \
+sync,marked" \
+	'[ $rc = 0 ] && grepq "i8042 = enabled" &&
+		grepq "1-1@usb1 = enabled (now enabled; .*/usb1/1-1)" && ! grepq "0:0:0:0 =" &&
+		grepq "per variant: sync, marked"'
 run sh "$F" --dry-run --from-advice "$T/advice.json" --advice-max 1
 check "--from-advice --advice-max 1 takes the first device only" \
 	'[ $rc = 0 ] && grepq "i8042 = enabled" && ! grepq "1-1@usb1 ="'
 echo '{"devices": 1}' >"$T/noadv.json"
 run sh "$F" --dry-run --from-advice "$T/noadv.json"
-check "--from-advice: a file without an advice array is an error" '[ $rc = 1 ] && grepq "no .advice. array"'
+check "--from-advice: a file without an advice array is an error" \
+	'[ $rc = 1 ] && grepq "no .advice. array"'
 
 echo "s2idle" >"$F/power/mem_sleep"
 before=$(snapshot "$F")
@@ -414,18 +455,21 @@ mkfake "$F"
 rm "$F/power/pm_print_times"
 before=$(snapshot "$F")
 run sh "$F" -n 1
-check "no pm_print_times: names CONFIG_PM_SLEEP_DEBUG, nothing touched" '[ $rc = 1 ] && grepq "CONFIG_PM_SLEEP_DEBUG" && unchanged'
+check "no pm_print_times: names CONFIG_PM_SLEEP_DEBUG, nothing touched" \
+	'[ $rc = 1 ] && grepq "CONFIG_PM_SLEEP_DEBUG" && unchanged'
 mkfake "$F"
 before=$(snapshot "$F")
 
-for a in "-n 0" "--cycles x" "--wake" "--frobnicate" "--variants sync,marked" "--variants bogus" "--state disk" "--mark-async"; do
+for a in "-n 0" "--cycles x" "--wake" "--frobnicate" "--variants sync,marked" \
+	"--variants bogus" "--state disk" "--mark-async"; do
 	# shellcheck disable=SC2086
 	run sh "$F" $a
 	check "usage error '$a': status 2, nothing touched" '[ $rc = 2 ] && unchanged'
 done
 # A bad number names the option as it was written.
 for a in "-n abc:-n: 'abc' is not a whole number" "--cycles 0:--cycles: 0 is out of range" \
-	"-n 99999999999:-n: 99999999999 is out of range" "--wake x:--wake: 'x' is not a whole number" \
+	"-n 99999999999:-n: 99999999999 is out of range" \
+	"--wake x:--wake: 'x' is not a whole number" \
 	"-w -5:-w: '-5' is not a whole number" "--wake 0:--wake: 0 is out of range" \
 	"--settle 1.5:--settle: '1.5' is not a whole number" "--advice-max x:--advice-max: 'x'" \
 	"--advice-min-ms 1e3:--advice-min-ms: '1e3' is not a number"; do
@@ -436,7 +480,8 @@ for a in "-n abc:-n: 'abc' is not a whole number" "--cycles 0:--cycles: 0 is out
 		'[ $rc = 2 ] && grep -qF -e "$want" "$T/out" && unchanged'
 done
 run sh "$F" --help
-check "--help prints the usage" '[ $rc = 0 ] && grepq "usage: pm-async-measure" && grepq "--mark-async"'
+check "--help prints the usage" \
+	'[ $rc = 0 ] && grepq "usage: pm-async-measure" && grepq "--mark-async"'
 
 echo "1..$n"
 [ $fails = 0 ]

@@ -9,6 +9,7 @@
  * on the fixtures in data/ and on generated cycles written to out/.
  */
 #include <math.h>
+#include <setjmp.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,20 +18,32 @@
 
 #include "report.h"
 
+/* tolerance (written out: checkpatch reads "1e-9" as a subtraction) */
+#define EPS9	0.000000001
+
 static const char *prog;
 
 #define MS	1000000.0	/* ns */
 
+/* a failed CHECK ends the test case: check_failed() jumps back to main() */
+static jmp_buf case_end;
+
+static __noreturn void check_failed(const char *file, int line, const char *cond)
+{
+	printf("# %s:%d: failed: %s\n", file, line, cond);
+	longjmp(case_end, 1);
+}
+
 #define CHECK(cond)							\
 	do {								\
-		if (!(cond)) {						\
-			printf("# %s:%d: failed: %s\n", __FILE__,	\
-			       __LINE__, #cond);			\
-			return 0;					\
-		}							\
+		if (!(cond))						\
+			check_failed(__FILE__, __LINE__, #cond);	\
 	} while (0)
 
-#define NEAR(a, b)	(fabs((double)(a) - (b)) <= 1e-9 * (1 + fabs((double)(b))))
+static int NEAR(double a, double b)
+{
+	return fabs(a - b) <= EPS9 * (1 + fabs(b));
+}
 
 /* ---- helpers ---------------------------------------------------------- */
 
@@ -273,7 +286,8 @@ static int xml_valid(const char *s)
 			char q = 0;
 
 			s += 1 + closing;
-			n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_");
+			n = strspn(s,
+				   "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:-_");
 			if (!n || n >= 32)
 				return 0;
 			if (closing) {
@@ -302,10 +316,10 @@ static int xml_valid(const char *s)
 			if (s[-1] == '/')
 				depth--;
 			s++;
-		} else if (*s == '>') {
-			return 0;
-		} else {
+		} else if (*s != '>') {
 			s++;
+		} else {
+			return 0;
 		}
 	}
 	return !depth && roots == 1;
@@ -330,7 +344,8 @@ static void gen_cycle(FILE *f, int ndev, int fanout, int num)
 	long long t = 1000000000LL, task, span[NSLOT];
 	int i, s;
 
-	fprintf(f, "boot noise\n=== cycle kernel=patched profile=gen%d mode=async cycle=%d version=6.12.117\n--- topology\n",
+	fprintf(f,
+		"boot noise\n=== cycle kernel=patched profile=gen%d mode=async cycle=%d version=6.12.117\n--- topology\n",
 		ndev, num);
 	for (i = 0; i < ndev; i++) {
 		fprintf(f, "dev%d", i);
@@ -664,13 +679,14 @@ static int t_pm_lines(void)
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
 		int fam = -1, slot = -1, ab = -1;
 		double ms = -1;
 		int m = parse_pm_line(cases[i].line, &fam, &slot, &ms, &ab);
 
-		if (m != cases[i].match || (m && (fam != cases[i].fam ||
-		    slot != cases[i].slot || !NEAR(ms, cases[i].ms) || ab))) {
+		if (m != cases[i].match ||
+		    (m && (fam != cases[i].fam || slot != cases[i].slot ||
+			   !NEAR(ms, cases[i].ms) || ab))) {
 			printf("# line \"%s\": match %d fam %d slot %d ms %g\n",
 			       cases[i].line, m, fam, slot, ms);
 			return 0;
@@ -679,7 +695,7 @@ static int t_pm_lines(void)
 	return 1;
 }
 
-static struct cycle *load(struct input *in, const char *path, FILE *warn)
+static struct cycle *load_file(struct input *in, const char *path, FILE *warn)
 {
 	FILE *f = fopen(path, "r");
 	char err[256];
@@ -709,7 +725,7 @@ static int t_incomplete(void)
 	const struct row *r;
 	int ok;
 
-	CHECK(load(&in, "data/incomplete.txt", NULL) && in.n == 2);
+	CHECK(load_file(&in, "data/incomplete.txt", NULL) && in.n == 2);
 	CHECK(in.cyc[0]->complete && !in.cyc[1]->complete);
 	summarise(&s, in.cyc, in.n, 256);
 	r = profile_row(&s.prof[0], "async", "patched");
@@ -731,7 +747,7 @@ static int t_violations(void)
 	struct summary s;
 	int ok;
 
-	CHECK(load(&in, "data/violations.txt", NULL));
+	CHECK(load_file(&in, "data/violations.txt", NULL));
 	summarise(&s, in.cyc, in.n, 256);
 	ok = s.prof[0].violations == 2 && s.prof[0].row[0].violations == 2 &&
 	     s.prof[0].row[0].n == 1;
@@ -747,7 +763,7 @@ static int t_violations(void)
 static int t_hibernate(void)
 {
 	struct input in;
-	struct cycle *c = load(&in, "data/hibernate.txt", NULL);
+	struct cycle *c = load_file(&in, "data/hibernate.txt", NULL);
 	int ok;
 
 	CHECK(c);
@@ -826,7 +842,7 @@ static int t_table(void)
 	size_t i;
 
 	CHECK(run("data/laptop.txt") == 0);
-	for (i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	for (i = 0; i < ARRAY_SIZE(want); i++)
 		CHECK(file_has("out/stdout", want[i]));
 	return 1;
 }
@@ -850,7 +866,8 @@ static int t_json(void)
 {
 	CHECK(json_valid("{\"a\": [1, -2.5e3, \"x\\u0041\", null, true]}"));
 	CHECK(!json_valid("{\"a\": [1, 2,]}") && !json_valid("{\"a\" 1}"));
-	CHECK(run("--limit 2 --json out/all.json data/laptop.txt data/escape.txt data/incomplete.txt") == 0);
+	CHECK(run("--limit 2 --json out/all.json %s",
+		  "data/laptop.txt data/escape.txt data/incomplete.txt") == 0);
 	CHECK(json_file_ok("out/all.json"));
 	CHECK(file_has("out/all.json", "\"limit\": 2"));
 	CHECK(file_has("out/all.json", "\"we\\\"ird\\\\<&>'\": {"));
@@ -866,7 +883,8 @@ static int t_filter(void)
 	char *s;
 	int ok;
 
-	CHECK(run("--filter profile=laptop --json out/f.json data/laptop.txt data/escape.txt") == 0);
+	CHECK(run("--filter profile=laptop --json out/f.json %s",
+		  "data/laptop.txt data/escape.txt") == 0);
 	s = slurp("out/f.json", NULL);
 	ok = s && strstr(s, "\"laptop\"") && !strstr(s, "ird") &&
 	     strstr(s, "\"cycles\": 8");
@@ -902,7 +920,8 @@ static int t_svg_small(void)
 	/* 25 devices x 6 measured phases, prepare/complete not drawn */
 	CHECK(svg_file_ok("out/dev25.svg", 200000, 150));
 	CHECK(file_has("out/dev25.svg", "suspend_noirq"));
-	CHECK(run("--svg out/laptop.svg --cycle kernel=stock,mode=sync,cycle=2 data/laptop.txt") == 0);
+	CHECK(run("--svg out/laptop.svg --cycle %s data/laptop.txt",
+		  "kernel=stock,mode=sync,cycle=2") == 0);
 	CHECK(svg_file_ok("out/laptop.svg", 200000, 36));
 	CHECK(run("--svg out/esc.svg data/escape.txt") == 0);
 	CHECK(svg_file_ok("out/esc.svg", 200000, 6));
@@ -951,7 +970,7 @@ static const struct {
 
 int main(int argc, char **argv)
 {
-	size_t i, n = sizeof(cases) / sizeof(cases[0]);
+	size_t i, n = ARRAY_SIZE(cases);
 	int failed = 0;
 
 	if (argc != 2) {
@@ -965,7 +984,10 @@ int main(int argc, char **argv)
 		int ok;
 
 		fflush(stdout);
-		ok = cases[i].fn();
+		if (setjmp(case_end))
+			ok = 0;
+		else
+			ok = cases[i].fn();
 		printf("%sok %zu - %s\n", ok ? "" : "not ", i + 1,
 		       cases[i].desc);
 		failed += !ok;
