@@ -656,8 +656,11 @@ static void test_profile(void)
 		if (j < 0) {
 			same = 0;
 		} else {
+			int had_parent = g.d[i].parent >= 0, has_parent;
+
 			hp = h.d[j].parent;
-			if (g.d[i].parent < 0 != hp < 0 ||
+			has_parent = hp >= 0;
+			if (had_parent != has_parent ||
 			    (hp >= 0 && strcmp(h.d[hp].name, nm[g.d[i].parent])) ||
 			    h.d[j].async != g.d[i].async ||
 			    h.d[j].dur[PH_SUSPEND] != (double)lround(g.d[i].dur[PH_SUSPEND] * 2) ||

@@ -968,6 +968,14 @@ static const struct {
 	{ "SVG: aggregated 2000-device cycle below 2 MB", t_svg_large },
 };
 
+/* a case's result, 0 if a CHECK failed in it */
+static int run_case(int (*fn)(void))
+{
+	if (setjmp(case_end))
+		return 0;
+	return fn();
+}
+
 int main(int argc, char **argv)
 {
 	size_t i, n = ARRAY_SIZE(cases);
@@ -984,10 +992,7 @@ int main(int argc, char **argv)
 		int ok;
 
 		fflush(stdout);
-		if (setjmp(case_end))
-			ok = 0;
-		else
-			ok = cases[i].fn();
+		ok = run_case(cases[i].fn);
 		printf("%sok %zu - %s\n", ok ? "" : "not ", i + 1,
 		       cases[i].desc);
 		failed += !ok;
