@@ -2,7 +2,7 @@
 /*
  * Unit tests for pm-async-report, TAP output.
  *
- * Run from scripts/report/tests with the path of the built tool as the
+ * Run from tools/power/pm-async/report/tests with the path of the built tool as the
  * only argument ("make test" does that).  The graph and statistics cases
  * call the library directly on small inline cycles whose critical paths
  * and bounds are worked out by hand in the comments; the rest run the tool
