@@ -66,8 +66,10 @@ initramfs: tree
 run: initramfs
 	@$(S)/qemu-run.sh -k $(KERNEL) -f $(FLAVOUR) -- "$$CMD"
 
+TOOLS := tools/power/pm-async
+
 tools:
-	@for d in $(S)/report $(S)/advise; do [ ! -f $$d/Makefile ] || $(MAKE) -s -C $$d; done
+	@$(MAKE) -s -C $(TOOLS)
 
 check: deps
 	@$(S)/check.sh
@@ -92,7 +94,7 @@ series-check: series
 
 clean:
 	rm -rf build/*/obj-* build/*/initramfs-* build/kselftest* out
-	@for d in $(S)/report $(S)/advise; do [ ! -f $$d/Makefile ] || $(MAKE) -s -C $$d clean; done
+	@$(MAKE) -s -C $(TOOLS) clean
 
 distclean: clean
 	rm -rf build

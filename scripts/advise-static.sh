@@ -2,9 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # advise-static.sh: build a static pm-async-advise for the guest in
-# $BUILD/advise-static and print its path.  It is built from a copy so the
-# host build in scripts/advise is left alone; the shared helpers come from
-# scripts/lib through the Makefile's LIB variable.
+# $BUILD/advise-static and print its path.  It is an out-of-tree build of
+# tools/power/pm-async (make O=DIR), so the host build there is left alone.
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -12,6 +11,6 @@ set -euo pipefail
 adv=$BUILD/advise-static
 say "building pm-async-advise (static)"
 mkdir -p "$adv"
-cp -p "$TOP"/scripts/advise/Makefile "$TOP"/scripts/advise/*.[ch] "$adv/"
-make -s -C "$adv" LIB="$TOP/scripts/lib" LDFLAGS=-static pm-async-advise >/dev/null
+make -s -C "$TOP/tools/power/pm-async" O="$adv" LDFLAGS=-static \
+	"$adv/pm-async-advise" >/dev/null
 echo "$adv/pm-async-advise"

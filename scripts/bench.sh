@@ -32,8 +32,8 @@ for k in stock patched; do
 	"$TOP/scripts/build-kernel.sh" $k $flavour
 	"$TOP/scripts/mkinitramfs.sh" $k $flavour
 done
-make -s -C "$TOP/scripts/report"
-report=$TOP/scripts/report/pm-async-report
+make -s -C "$TOP/tools/power/pm-async" pm-async-report
+report=$TOP/tools/power/pm-async/pm-async-report
 version=$(debian_version)
 mkdir -p "$out/raw"
 

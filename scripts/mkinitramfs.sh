@@ -31,7 +31,7 @@ fi
 
 # pm-async-measure and the advisor it summarizes with (static).
 adv=
-if [ -f "$TOP/scripts/advise/Makefile" ]; then
+if [ -f "$TOP/tools/power/pm-async/Makefile" ]; then
 	adv=$("$TOP/scripts/advise-static.sh")
 fi
 
@@ -48,10 +48,10 @@ mkdir -p "$stage/pma"
 cp "$TOP"/scripts/guest/*.sh "$stage/pma/" 2>/dev/null || true
 # a real laptop's suspend log for the replay stream (replay.sh)
 mkdir -p "$stage/pma/data"
-cp "$TOP"/scripts/advise/tests/data/*.txt "$stage/pma/data/"
+cp "$TOP"/tools/power/pm-async/advise/tests/data/*.txt "$stage/pma/data/"
 [ -d "$obj/modinst/lib/modules" ] && cp -a "$obj/modinst/lib/modules" "$stage/lib/"
 [ -d "$kst" ] && cp -a "$kst" "$stage/kselftest"
-cp "$TOP/scripts/pm-async-measure" "$stage/usr/bin/"
+cp "$TOP/tools/power/pm-async/measure/pm-async-measure" "$stage/usr/bin/"
 [ -z "$adv" ] || cp "$adv" "$stage/usr/bin/"
 (cd "$stage" && find . | sort | cpio -o -H newc --quiet -R 0:0) | gzip -1 >"$out.tmp"
 mv "$out.tmp" "$out"

@@ -1,0 +1,941 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pm-async-advise: the device graph rebuilt from callback records.
+ *
+ * Identity: a device is (name, driver string, parent name).  The old log
+ * format prints no driver, and some names exist twice (an ACPI device and
+ * the platform/PNP device of the same name under different parents), so
+ * the parent is part of the identity.  Parent references carry only a
+ * name; if several devices have it, the first one in log order is used and
+ * a note says so.  Devices seen only as parents are "placeholders": no
+ * callbacks, zero durations, and in the simulation they complete as soon
+ * as their own dependencies do (they never hold the PM task or a slot).
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmadv.h"
+
+void graph_init(struct graph *g)
+{
+	memset(g, 0, sizeof(*g));
+	strmap_init(&g->byname);
+	g->pm_pid = -1;
+	g->scale = 1.0;
+	g->topo_ok = 1;
+}
+
+void graph_free(struct graph *g)
+{
+	int i, s;
+
+	for (i = 0; i < g->n; i++) {
+		struct dev *d = &g->d[i];
+
+		free(d->name);
+		free(d->driver);
+		free(d->parent_name);
+		free(d->children);
+		free(d->sup);
+		free(d->con);
+		free(d->supfl);
+		free(d->confl);
+	}
+	free(g->d);
+	for (i = 0; i < NPHASES; i++)
+		free(g->topo[i]);
+	free(g->listpos);
+	for (s = 0; s < 2; s++) {
+		free(g->dep_off[s]);
+		free(g->dep_idx[s]);
+		free(g->wait_off[s]);
+		free(g->wait_idx[s]);
+	}
+	for (i = 0; i < g->nnotes; i++)
+		free(g->notes[i].text);
+	free(g->notes);
+	strmap_free(&g->byname);
+	memset(g, 0, sizeof(*g));
+}
+
+void graph_note(struct graph *g, int line, const char *fmt, ...)
+{
+	va_list ap;
+	char buf[512];
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	DA_GROW(g->notes, g->nnotes, g->capnotes);
+	g->notes[g->nnotes].line = line;
+	g->notes[g->nnotes].text = xstrdup(buf);
+	g->nnotes++;
+}
+
+int graph_add_dev(struct graph *g, const char *name, const char *driver,
+		  const char *parent_name)
+{
+	struct dev *d;
+	int i, ph, first;
+
+	DA_GROW(g->d, g->n, g->cap);
+	i = g->n++;
+	d = &g->d[i];
+	memset(d, 0, sizeof(*d));
+	d->name = xstrdup(name);
+	d->driver = xstrdup(driver ? driver : "");
+	d->parent_name = parent_name ? xstrdup(parent_name) : NULL;
+	d->parent = -1;
+	d->async = 1;
+	d->next_same_name = -1;
+	for (ph = 0; ph < NPHASES; ph++) {
+		d->order[ph] = -1;
+		d->pid[ph] = -1;
+	}
+	first = strmap_get(&g->byname, name, -1);
+	if (first < 0) {
+		strmap_set(&g->byname, name, i);
+	} else {
+		while (g->d[first].next_same_name >= 0)
+			first = g->d[first].next_same_name;
+		g->d[first].next_same_name = i;
+	}
+	return i;
+}
+
+int graph_find(const struct graph *g, const char *name)
+{
+	return strmap_get(&g->byname, name, -1);
+}
+
+static int same_parent(const char *a, const char *b)
+{
+	if (!a || !b)
+		return !a && !b;
+	return !strcmp(a, b);
+}
+
+/* find the device of a callback record; any_parent: parent not known */
+static int lookup_rec(struct graph *g, const struct cbrec *r, int any_parent)
+{
+	int i;
+
+	for (i = graph_find(g, r->dev); i >= 0; i = g->d[i].next_same_name) {
+		struct dev *d = &g->d[i];
+
+		if (d->placeholder)
+			continue;
+		if (*d->driver && *r->driver && strcmp(d->driver, r->driver))
+			continue;
+		if (!any_parent && !same_parent(d->parent_name, r->parent))
+			continue;
+		if (!*d->driver && *r->driver) {
+			free(d->driver);
+			d->driver = xstrdup(r->driver);
+		}
+		return i;
+	}
+	return -1;
+}
+
+int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
+		   double scale)
+{
+	int i, ph, first_ph = -1, counter[NPHASES] = { 0 };
+	struct strmap pids;
+	int best = -1, bestn = 0, total = 0;
+
+	g->scale = scale;
+	/* the PM task: the PID most callbacks of the first phase ran in */
+	for (i = 0; i < log->ncb; i++)
+		if (log->cb[i].cycle == cycle && log->cb[i].phase >= 0 &&
+		    (first_ph < 0 || log->cb[i].phase < first_ph))
+			first_ph = log->cb[i].phase;
+	strmap_init(&pids);
+	for (i = 0; i < log->ncb; i++) {
+		const struct cbrec *r = &log->cb[i];
+		char key[16];
+		int c;
+
+		if (r->cycle != cycle || r->phase != first_ph || r->pid < 0)
+			continue;
+		snprintf(key, sizeof(key), "%d", r->pid);
+		c = strmap_get(&pids, key, 0) + 1;
+		strmap_set(&pids, key, c);
+		total++;
+		if (c > bestn) {
+			bestn = c;
+			best = r->pid;
+		}
+	}
+	strmap_free(&pids);
+	g->pm_pid = best;
+	g->pm_pid_count = bestn;
+	g->pm_pid_total = total;
+	g->pm_pid_phase = first_ph;
+	if (bestn < 3)
+		graph_note(g, 0,
+			   "the PM task PID %d is a guess from only %d callback(s); sync/async may be wrong",
+			   best, bestn);
+
+	for (i = 0; i < log->ncb; i++) {
+		const struct cbrec *r = &log->cb[i];
+		int di, any = !r->line_call;
+		struct dev *d;
+
+		if (r->cycle != cycle || r->phase < 0)
+			continue;
+		ph = r->phase;
+		di = lookup_rec(g, r, any);
+		if (di < 0)
+			di = graph_add_dev(g, r->dev, r->driver,
+					   any ? NULL : r->parent);
+		d = &g->d[di];
+		if (d->has_cb[ph]) {
+			graph_note(g, r->line_call ? r->line_call : r->line_ret,
+				   "%s ran twice in phase %s (lines %d and %d); kept the first",
+				   r->dev, phase_key[ph], d->line[ph],
+				   r->line_call ? r->line_call : r->line_ret);
+			continue;
+		}
+		d->has_cb[ph] = 1;
+		d->order[ph] = counter[ph]++;
+		d->pid[ph] = r->pid;
+		d->err[ph] = r->err;
+		d->line[ph] = r->line_call ? r->line_call : r->line_ret;
+		if (isnan(r->dur_us)) {
+			d->dur[ph] = 0;
+			d->dur_missing[ph] = 1;
+		} else {
+			d->dur[ph] = r->dur_us * scale;
+		}
+		g->has_phase[ph] = 1;
+	}
+	/* sync / async: async if any callback ran outside the PM task */
+	for (i = 0; i < g->n; i++) {
+		struct dev *d = &g->d[i];
+		int in = 0, out = 0;
+
+		for (ph = 0; ph < NPHASES; ph++) {
+			if (!d->has_cb[ph] || d->pid[ph] < 0)
+				continue;
+			if (d->pid[ph] == g->pm_pid)
+				in++;
+			else
+				out++;
+		}
+		d->async = out > 0;
+		d->mixed = in > 0 && out > 0;
+		d->pid_unknown = !in && !out;
+		if (d->pid_unknown)
+			graph_note(g, d->line[0],
+				   "%s: no calling line, so sync/async is unknown; taken as sync",
+				   d->name);
+	}
+	return graph_resolve(g);
+}
+
+int graph_resolve(struct graph *g)
+{
+	int i, n0 = g->n;
+
+	for (i = 0; i < g->n; i++) {
+		struct dev *d = &g->d[i];
+		int c, cand = -1, ncand = 0;
+
+		if (d->parent >= 0 || !d->parent_name)
+			continue;
+		for (c = graph_find(g, d->parent_name); c >= 0;
+		     c = g->d[c].next_same_name) {
+			if (c == i)
+				continue;
+			if (cand < 0)
+				cand = c;
+			ncand++;
+		}
+		if (cand < 0) {
+			/* seen only as a parent */
+			char *pn = xstrdup(d->parent_name);
+
+			cand = graph_add_dev(g, pn, "", NULL);
+			g->d[cand].placeholder = 1;
+			g->d[cand].async = 1;
+			free(pn);
+			d = &g->d[i];	/* g->d may have moved */
+		} else if (ncand > 1) {
+			g->ambiguous_parents++;
+			graph_note(g, d->line[0] ? d->line[0] : 0,
+				   "parent name '%s' of %s is ambiguous (%d devices); used the first in log order",
+				   d->parent_name, d->name, ncand);
+		}
+		/* refuse parent loops from a malformed log */
+		{
+			int a = cand, loop = 0, steps = 0;
+
+			while (a >= 0 && steps++ <= g->n) {
+				if (a == i) {
+					loop = 1;
+					break;
+				}
+				a = g->d[a].parent;
+			}
+			if (loop) {
+				graph_note(g, 0, "parent loop at %s; parent dropped",
+					   d->name);
+				continue;
+			}
+		}
+		d->parent = cand;
+	}
+	(void)n0;
+	for (i = 0; i < g->n; i++)
+		g->d[i].nchildren = 0;
+	for (i = 0; i < g->n; i++) {
+		int p = g->d[i].parent;
+
+		if (p < 0)
+			continue;
+		DA_GROW(g->d[p].children, g->d[p].nchildren,
+			g->d[p].capchildren);
+		g->d[p].children[g->d[p].nchildren++] = i;
+	}
+	return 0;
+}
+
+/* does `from` (transitively) wait for `to` in suspend (children/consumers)? */
+static int waits_for(const struct graph *g, int from, int to)
+{
+	int *stack, *seen, n = 0, r = 0, k;
+
+	stack = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	seen = xcalloc((size_t)g->n, sizeof(int));
+	stack[n++] = from;
+	seen[from] = 1;
+	while (n && !r) {
+		int x = stack[--n];
+		const struct dev *d = &g->d[x];
+
+		if (x == to) {
+			r = 1;
+			break;
+		}
+		for (k = 0; k < d->nchildren; k++)
+			if (!seen[d->children[k]]) {
+				seen[d->children[k]] = 1;
+				stack[n++] = d->children[k];
+			}
+		for (k = 0; k < d->ncon; k++)
+			if (!seen[d->con[k]]) {
+				seen[d->con[k]] = 1;
+				stack[n++] = d->con[k];
+			}
+	}
+	free(stack);
+	free(seen);
+	return r;
+}
+
+/*
+ * 0 ok, 1 duplicate, -1 would create a dependency cycle.  flags: LINK_*;
+ * a link with flags is not waited on (build_adj leaves it out) but still
+ * makes its ends non-leaf / non-root and, unless dormant, starts the other
+ * end in mainline's policy.
+ */
+int graph_add_link_flags(struct graph *g, int consumer, int supplier,
+			 int flags)
+{
+	struct dev *c = &g->d[consumer], *s;
+	int k;
+
+	if (consumer == supplier)
+		return -1;
+	for (k = 0; k < c->nsup; k++)
+		if (c->sup[k] == supplier)
+			return 1;
+	/* like device_link_add(): refuse if the supplier depends on the consumer */
+	if (waits_for(g, consumer, supplier))
+		return -1;
+	DA_GROW(c->sup, c->nsup, c->capsup);
+	c->supfl = xrealloc(c->supfl, (size_t)c->capsup);
+	c->supfl[c->nsup] = (unsigned char)flags;
+	c->sup[c->nsup++] = supplier;
+	s = &g->d[supplier];
+	DA_GROW(s->con, s->ncon, s->capcon);
+	s->confl = xrealloc(s->confl, (size_t)s->capcon);
+	s->confl[s->ncon] = (unsigned char)flags;
+	s->con[s->ncon++] = consumer;
+	g->nlinks++;
+	return 0;
+}
+
+int graph_add_link(struct graph *g, int consumer, int supplier)
+{
+	return graph_add_link_flags(g, consumer, supplier, 0);
+}
+
+/* a flag word of a links line: LINK_* or -1 if not one */
+static int link_flag_word(const char *w)
+{
+	if (!strcmp(w, "-") || !strcmp(w, "sync_state_only=0"))
+		return 0;
+	if (!strcmp(w, "sync_state_only") || !strcmp(w, "sync_state_only=1"))
+		return LINK_SYNC_STATE_ONLY;
+	if (!strcmp(w, "dormant") || !strcmp(w, "status=dormant"))
+		return LINK_DORMANT;
+	if (!strncmp(w, "status=", 7))
+		return 0;
+	return -1;
+}
+
+/* add the link CONS -> SUP with flags; a note if it cannot be */
+int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
+		       int flags, const char *where, int quiet)
+{
+	int ci = graph_find(g, cons), si = graph_find(g, sup), r;
+
+	if (ci < 0 || si < 0) {
+		if (!quiet)
+			graph_note(g, 0, "%s: %s '%s' is not in the log; link skipped",
+				   where, ci < 0 ? "consumer" : "supplier",
+				   ci < 0 ? cons : sup);
+		return -2;
+	}
+	if (g->d[ci].next_same_name >= 0 || g->d[si].next_same_name >= 0)
+		graph_note(g, 0, "%s: device name is ambiguous; linked the first in log order",
+			   where);
+	r = graph_add_link_flags(g, ci, si, flags);
+	if (r < 0)
+		graph_note(g, 0, "%s: link %s -> %s would create a dependency cycle; skipped",
+			   where, cons, sup);
+	return r;
+}
+
+/*
+ * Links file: one link per line, either "CONSUMER SUPPLIER" (separated by
+ * tabs if the names contain blanks) or the name of a /sys/class/devlink
+ * entry "BUS:SUPPLIER--BUS:CONSUMER", then optional flag words:
+ * "sync_state_only" and "dormant" (also "sync_state_only=0|1",
+ * "status=STATUS" and "-"), as pm-async-measure writes them in links.txt.
+ * '#' starts a comment.
+ */
+int graph_read_links(struct graph *g, const char *path, char *err,
+		     size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0;
+
+	if (!f) {
+		snprintf(err, errlen, "%s: cannot open links file", path);
+		return -1;
+	}
+	g->links_given = 1;
+	while (getline(&line, &cap, f) >= 0) {
+		char *p, *hash, *fld[8], *cons, *sup, *dd, *save = NULL, where[300];
+		const char *sep;
+		int n = 0, k, fl, flags = 0, bad = 0;
+
+		lineno++;
+		hash = strchr(line, '#');
+		if (hash)
+			*hash = 0;
+		p = trim(line);
+		if (!*p)
+			continue;
+		/* tabs keep blanks in names */
+		sep = strchr(p, '\t') ? "\t" : " \t";
+		for (p = strtok_r(p, sep, &save); p && n < 8; p = strtok_r(NULL, sep, &save)) {
+			p = trim(p);
+			if (*p)
+				fld[n++] = p;
+		}
+		snprintf(where, sizeof(where), "%s:%d", path, lineno);
+		dd = n >= 1 ? strstr(fld[0], "--") : NULL;
+		if (dd && (n == 1 || link_flag_word(fld[1]) >= 0)) {
+			char *col;
+
+			*dd = 0;
+			col = strchr(fld[0], ':');
+			sup = col ? col + 1 : fld[0];
+			col = strchr(dd + 2, ':');
+			cons = col ? col + 1 : dd + 2;
+			k = 1;
+		} else if (n >= 2) {
+			cons = fld[0];
+			sup = fld[1];
+			k = 2;
+		} else {
+			graph_note(g, lineno, "%s: cannot parse link line; skipped", where);
+			continue;
+		}
+		for (; k < n; k++) {
+			fl = link_flag_word(fld[k]);
+			if (fl < 0)
+				bad = 1;
+			else
+				flags |= fl;
+		}
+		if (bad) {
+			graph_note(g, lineno, "%s: unknown link flag; link skipped", where);
+			continue;
+		}
+		graph_link_by_name(g, cons, sup, flags, where, 0);
+	}
+	free(line);
+	fclose(f);
+	return 0;
+}
+
+/* ---------------------------------------------------------- adjacency */
+
+static void build_adj(struct graph *g)
+{
+	int s, i, k;
+
+	for (s = 0; s < 2; s++) {
+		int *dc = xcalloc((size_t)g->n + 1, sizeof(int));
+		int *wc = xcalloc((size_t)g->n + 1, sizeof(int));
+		int *dpos, *wpos;
+
+		free(g->dep_off[s]);
+		free(g->dep_idx[s]);
+		free(g->wait_off[s]);
+		free(g->wait_idx[s]);
+		/* count: edge "x waits for y" */
+		for (i = 0; i < g->n; i++) {
+			const struct dev *d = &g->d[i];
+
+			for (k = -1; k < d->nsup; k++) {
+				int sup = k < 0 ? d->parent : d->sup[k];
+
+				if (sup < 0 || (k >= 0 && d->supfl[k]))
+					continue;	/* not waited on */
+				/* resume: i waits for sup; suspend: sup waits for i */
+				if (s == 1) {
+					dc[i]++;
+					wc[sup]++;
+				} else {
+					dc[sup]++;
+					wc[i]++;
+				}
+			}
+		}
+		g->dep_off[s] = xcalloc((size_t)g->n + 1, sizeof(int));
+		g->wait_off[s] = xcalloc((size_t)g->n + 1, sizeof(int));
+		for (i = 0; i < g->n; i++) {
+			g->dep_off[s][i + 1] = g->dep_off[s][i] + dc[i];
+			g->wait_off[s][i + 1] = g->wait_off[s][i] + wc[i];
+		}
+		g->dep_idx[s] = xmalloc(sizeof(int) * (size_t)(g->dep_off[s][g->n] + 1));
+		g->wait_idx[s] = xmalloc(sizeof(int) * (size_t)(g->wait_off[s][g->n] + 1));
+		dpos = dc;
+		wpos = wc;
+		for (i = 0; i < g->n; i++) {
+			dpos[i] = g->dep_off[s][i];
+			wpos[i] = g->wait_off[s][i];
+		}
+		for (i = 0; i < g->n; i++) {
+			const struct dev *d = &g->d[i];
+
+			for (k = -1; k < d->nsup; k++) {
+				int sup = k < 0 ? d->parent : d->sup[k];
+
+				if (sup < 0 || (k >= 0 && d->supfl[k]))
+					continue;
+				if (s == 1) {
+					g->dep_idx[s][dpos[i]++] = sup;
+					g->wait_idx[s][wpos[sup]++] = i;
+				} else {
+					g->dep_idx[s][dpos[sup]++] = i;
+					g->wait_idx[s][wpos[i]++] = sup;
+				}
+			}
+		}
+		free(dc);
+		free(wc);
+	}
+}
+
+/* ---------------------------------------------------------- walk order */
+
+struct iheap {
+	int *k1, *k2, *v, n;
+};
+
+static int ih_less(const struct iheap *h, int a, int b)
+{
+	if (h->k1[a] != h->k1[b])
+		return h->k1[a] < h->k1[b];
+	return h->k2[a] < h->k2[b];
+}
+
+static void ih_swap(struct iheap *h, int a, int b)
+{
+	int t;
+
+	t = h->k1[a]; h->k1[a] = h->k1[b]; h->k1[b] = t;
+	t = h->k2[a]; h->k2[a] = h->k2[b]; h->k2[b] = t;
+	t = h->v[a]; h->v[a] = h->v[b]; h->v[b] = t;
+}
+
+static void ih_push(struct iheap *h, int k1, int k2, int v)
+{
+	int i = h->n++;
+
+	h->k1[i] = k1;
+	h->k2[i] = k2;
+	h->v[i] = v;
+	while (i && ih_less(h, i, (i - 1) / 2)) {
+		ih_swap(h, i, (i - 1) / 2);
+		i = (i - 1) / 2;
+	}
+}
+
+static int ih_pop(struct iheap *h)
+{
+	int r = h->v[0], i = 0;
+
+	h->n--;
+	if (h->n) {
+		h->k1[0] = h->k1[h->n];
+		h->k2[0] = h->k2[h->n];
+		h->v[0] = h->v[h->n];
+		for (;;) {
+			int l = 2 * i + 1, s = i;
+
+			if (l < h->n && ih_less(h, l, s))
+				s = l;
+			if (l + 1 < h->n && ih_less(h, l + 1, s))
+				s = l + 1;
+			if (s == i)
+				break;
+			ih_swap(h, i, s);
+			i = s;
+		}
+	}
+	return r;
+}
+
+/*
+ * Stable topological sort of all devices: key[] orders devices that are
+ * free at the same time; side 0 puts children/consumers first (suspend),
+ * side 1 parents/suppliers first (resume and list order).  Returns 0 if
+ * the dependencies have a cycle (then the rest is appended by key).
+ */
+static int topo_sort(const struct graph *g, int side, const int *key, int *out)
+{
+	int i, k, n = 0, ok = 1;
+	int *left = xcalloc((size_t)g->n + 1, sizeof(int));
+	struct iheap h;
+
+	h.k1 = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	h.k2 = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	h.v = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	h.n = 0;
+	for (i = 0; i < g->n; i++) {
+		left[i] = g->dep_off[side][i + 1] - g->dep_off[side][i];
+		if (!left[i])
+			ih_push(&h, key[i], i, i);
+	}
+	while (h.n) {
+		int x = ih_pop(&h);
+
+		out[n++] = x;
+		for (k = g->wait_off[side][x]; k < g->wait_off[side][x + 1]; k++) {
+			int w = g->wait_idx[side][k];
+
+			if (!--left[w])
+				ih_push(&h, key[w], w, w);
+		}
+	}
+	if (n < g->n) {
+		ok = 0;
+		for (i = 0; i < g->n; i++)
+			if (left[i] > 0)
+				out[n++] = i;
+	}
+	free(left);
+	free(h.k1);
+	free(h.k2);
+	free(h.v);
+	return ok;
+}
+
+/*
+ * Merge step of a list being built in next[] from head: device @d, unless it
+ * is in the list already (inl[]), goes right after *prev (or first); either
+ * way it becomes the predecessor of the next device merged.
+ */
+static void merge_after(int d, int *prev, int *head, int *next, int *inl)
+{
+	if (!inl[d]) {
+		inl[d] = 1;
+		if (*prev < 0) {
+			next[d] = *head;
+			*head = d;
+		} else {
+			next[d] = next[*prev];
+			next[*prev] = d;
+		}
+	}
+	*prev = d;
+}
+
+/*
+ * The PM core walks one list (dpm_list) in every phase: backwards in the
+ * suspend phases, forwards in the resume phases.  The log shows, per phase,
+ * the order in which callbacks started: exactly the walk for the PM task's
+ * sync devices, and close to it for async devices (which start when queued
+ * unless they wait for dependencies).  The list is rebuilt from the phase
+ * with the most callbacks (reversed for a suspend phase); devices seen only
+ * in other phases are inserted after their nearest predecessor there (phases
+ * in decreasing number of callbacks); devices seen only as parents go first;
+ * finally parents are put before children and suppliers before consumers.
+ */
+static void build_list(struct graph *g)
+{
+	int *next = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int *inl = xcalloc((size_t)g->n + 1, sizeof(int));
+	int *seq = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int *key = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int *out = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int cnt[NPHASES] = { 0 }, done[NPHASES] = { 0 };
+	int head = -1, i, k, step, pos;
+
+	for (i = 0; i < g->n; i++)
+		for (k = 0; k < NPHASES; k++)
+			cnt[k] += g->d[i].has_cb[k];
+	for (step = 0; step < NPHASES; step++) {
+		int ph = -1, m = 0, prev = -1;
+
+		for (k = 0; k < NPHASES; k++)
+			if (!done[k] && cnt[k] > 0 && (ph < 0 || cnt[k] > cnt[ph]))
+				ph = k;
+		if (ph < 0)
+			break;
+		done[ph] = 1;
+		for (i = 0; i < g->n; i++)
+			if (g->d[i].has_cb[ph])
+				seq[g->d[i].order[ph]] = i, m++;
+		for (k = 0; k < m; k++) {
+			int d = seq[phase_is_suspend(ph) ? m - 1 - k : k];
+
+			merge_after(d, &prev, &head, next, inl);
+		}
+	}
+	for (i = 0; i < g->n; i++)
+		key[i] = -1;	/* parent-only devices first */
+	for (pos = 0, i = head; i >= 0; i = next[i])
+		key[i] = pos++;
+	topo_sort(g, 1, key, out);
+	free(g->listpos);
+	g->listpos = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	for (i = 0; i < g->n; i++)
+		g->listpos[out[i]] = i;
+	free(next);
+	free(inl);
+	free(seq);
+	free(key);
+	free(out);
+}
+
+/*
+ * Walk order of a phase: the phase's own log order for the devices with a
+ * callback in it (reversed for suspend phases, to get list order), the
+ * other devices merged in from the rebuilt list after their nearest
+ * predecessor; then walked backwards for suspend phases, forwards for
+ * resume phases, with dependencies enforced.
+ */
+static void compute_topo(struct graph *g)
+{
+	int *key = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int *next = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int *inl = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int *seq = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int *lst = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int ph, i, k;
+
+	g->topo_ok = 1;
+	build_list(g);
+	for (i = 0; i < g->n; i++)
+		lst[g->listpos[i]] = i;
+	for (ph = 0; ph < NPHASES; ph++) {
+		int s = phase_is_suspend(ph) ? 0 : 1, m = 0, head = -1, prev = -1;
+		int pos;
+
+		for (i = 0; i < g->n; i++) {
+			inl[i] = 0;
+			if (g->d[i].has_cb[ph])
+				seq[g->d[i].order[ph]] = i, m++;
+		}
+		/* own callbacks in list direction */
+		for (k = m - 1; k >= 0; k--) {
+			int d = seq[s ? k : m - 1 - k];
+
+			next[d] = head;
+			head = d;
+			inl[d] = 1;
+		}
+		for (k = 0; k < g->n; k++)
+			merge_after(lst[k], &prev, &head, next, inl);
+		for (pos = 0, i = head; i >= 0; i = next[i], pos++)
+			key[i] = s ? pos : g->n - pos;
+		free(g->topo[ph]);
+		g->topo[ph] = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+		if (!topo_sort(g, s, key, g->topo[ph]))
+			g->topo_ok = 0;
+	}
+	free(key);
+	free(next);
+	free(inl);
+	free(seq);
+	free(lst);
+}
+
+int graph_finalize(struct graph *g)
+{
+	build_adj(g);
+	compute_topo(g);
+	return g->topo_ok ? 0 : -1;
+}
+
+/* ---------------------------------------------------------- labels */
+
+const char *dev_label(const struct graph *g, int i, char *buf, size_t n)
+{
+	const struct dev *d = &g->d[i];
+
+	if (graph_find(g, d->name) == i && d->next_same_name < 0)
+		snprintf(buf, n, "%s", d->name);
+	else
+		snprintf(buf, n, "%s@%s", d->name,
+			 d->parent_name ? d->parent_name : "none");
+	return buf;
+}
+
+/* ---------------------------------------------------------- overhead */
+
+/*
+ * Per-callback dispatch overhead: the median, over consecutive callbacks of
+ * the PM task in one phase, of (start of the next - start of this - its
+ * duration).  It is the time the PM core (and printk) spends per callback
+ * outside the measured callback itself.
+ */
+double graph_overhead_from_log(const struct graph *g, const struct pmlog *log,
+			       int cycle, int *samples)
+{
+	double *gap = xmalloc(sizeof(double) * (size_t)(log->ncb + 1)), r;
+	int ph, i, n = 0;
+
+	for (ph = 0; ph < NPHASES; ph++) {
+		const struct cbrec *prev = NULL;
+
+		for (i = 0; i < log->ncb; i++) {
+			const struct cbrec *c = &log->cb[i];
+
+			if (c->cycle != cycle || c->phase != ph || !c->line_call)
+				continue;
+			if (c->pid != g->pm_pid)
+				continue;
+			if (prev && !isnan(prev->ts_call) && !isnan(c->ts_call) &&
+			    !isnan(prev->dur_us))
+				gap[n++] = (c->ts_call - prev->ts_call) * 1e6 -
+					prev->dur_us * g->scale;
+			prev = c;
+		}
+	}
+	*samples = n;
+	r = n >= 5 ? median_d(gap, n) : 0;
+	free(gap);
+	return r > 0 ? r : 0;
+}
+
+/* ---------------------------------------------------------- sysfs */
+
+static int known_root(const char *s)
+{
+	static const char *const roots[] = { "platform", "pnp0", "LNXSYSTM:00",
+		"system", "virtual", "ACPI_CPU", NULL };
+	int i;
+
+	for (i = 0; roots[i]; i++)
+		if (!strcmp(s, roots[i]))
+			return 1;
+	return !strncmp(s, "pci", 3) && strlen(s) == 10 && s[7] == ':';
+}
+
+/* "/sys/devices/<root>/.../<dev>" from the parent chain */
+char *sysfs_path(const struct graph *g, int i, int *complete)
+{
+	int chain[256], n = 0, k;
+	size_t len = 16;
+	char *p;
+
+	for (k = i; k >= 0 && n < 256; k = g->d[k].parent) {
+		chain[n++] = k;
+		len += strlen(g->d[k].name) + 1;
+	}
+	*complete = known_root(g->d[chain[n - 1]].name);
+	p = xmalloc(len);
+	strcpy(p, "/sys/devices");
+	while (n--) {
+		strcat(p, "/");
+		strcat(p, g->d[chain[n]].name);
+	}
+	return p;
+}
+
+/* ---------------------------------------------------------- critical path */
+
+void cpath_free(struct cpath *cp)
+{
+	free(cp->chain);
+	memset(cp, 0, sizeof(*cp));
+}
+
+void cpath_phase(const struct graph *g, int ph, int limit, struct cpath *cp)
+{
+	int s = phase_is_suspend(ph) ? 0 : 1, k, i, best = -1;
+	double *f = xcalloc((size_t)g->n + 1, sizeof(double));
+	int *pred = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+
+	memset(cp, 0, sizeof(*cp));
+	for (k = 0; k < g->n; k++) {
+		int x = g->topo[ph][k], j;
+		double m = 0;
+
+		pred[x] = -1;
+		for (j = g->dep_off[s][x]; j < g->dep_off[s][x + 1]; j++) {
+			int y = g->dep_idx[s][j];
+
+			if (f[y] > m || (pred[x] < 0 && f[y] >= m && g->d[y].has_cb[ph])) {
+				m = f[y];
+				pred[x] = y;
+			}
+		}
+		f[x] = m + (g->d[x].has_cb[ph] ? g->d[x].dur[ph] : 0);
+		if (g->d[x].has_cb[ph])
+			cp->total_us += g->d[x].dur[ph];
+		if (best < 0 || f[x] > f[best])
+			best = x;
+	}
+	if (best >= 0) {
+		int n = 0;
+
+		cp->cp_us = f[best];
+		for (i = best; i >= 0; i = pred[i])
+			n++;
+		cp->chain = xmalloc(sizeof(int) * (size_t)(n + 1));
+		cp->nchain = n;
+		for (i = best; i >= 0; i = pred[i])
+			cp->chain[--n] = i;
+	}
+	cp->bound_us = cp->cp_us;
+	if (limit > 0 && cp->total_us / limit > cp->bound_us)
+		cp->bound_us = cp->total_us / limit;
+	free(f);
+	free(pred);
+}

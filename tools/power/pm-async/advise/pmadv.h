@@ -1,0 +1,357 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pm-async-advise: rebuild the device PM graph from a pm_print_times dmesg
+ * (and optionally an ftrace), simulate suspend and resume fully sync, with
+ * the async policy of Linux 6.12, with mainline's (since 6.16) and with
+ * pm-async, and advise which devices to make async under the policy of the
+ * kernel the log came from ("stock").
+ *
+ * Common declarations.  See README.rst in this directory for the model.
+ */
+#ifndef PMADV_H
+#define PMADV_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define PMADV_VERSION "1.0"
+
+/* The six device phases, in the order they run in one cycle. */
+enum {
+	PH_SUSPEND,
+	PH_SUSPEND_LATE,
+	PH_SUSPEND_NOIRQ,
+	PH_RESUME_NOIRQ,
+	PH_RESUME_EARLY,
+	PH_RESUME,
+	NPHASES
+};
+
+/* Pseudo phases (never simulated). */
+#define PH_NONE     (-1)	/* not assigned yet */
+#define PH_PREPARE  (-2)	/* dpm_prepare ("start ... of devices") */
+#define PH_END      (-3)	/* "end suspend of devices": a sum, not a phase */
+#define PH_COMPLETE (-4)	/* dpm_complete */
+
+extern const char *const phase_key[NPHASES];	/* JSON / profile keys */
+
+static inline int phase_is_suspend(int ph)
+{
+	return ph >= PH_SUSPEND && ph <= PH_SUSPEND_NOIRQ;
+}
+
+/* ------------------------------------------------------------ util.c */
+#include "xalloc.h"
+__printf(1, 2) char *xasprintf(const char *fmt, ...);
+
+/* grow a dynamic array so that arr[n] is valid (lib/xalloc.c) */
+#define DA_GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
+
+/* string -> int map (open addressing), keys are copied */
+struct strmap {
+	char **keys;
+	int *vals;
+	size_t cap, n;
+};
+
+void strmap_init(struct strmap *m);
+void strmap_free(struct strmap *m);
+int strmap_get(const struct strmap *m, const char *key, int dflt);
+void strmap_set(struct strmap *m, const char *key, int val);
+void strmap_del(struct strmap *m, const char *key);
+
+double median_d(double *v, int n);	/* sorts v; NAN if n == 0 */
+void stats_d(const double *v, int n, double *mean, double *sd,
+	     double *median, double *min, double *max);
+char *trim(char *s);
+
+/* ------------------------------------------------------------ parse.c */
+enum { FMT_OLD = 1, FMT_NEW = 2, FMT_FTRACE = 4 };
+
+struct cbrec {			/* one callback: calling + returned */
+	char *dev;		/* dev_name() */
+	char *driver;		/* dev_driver_string(), "" if not printed */
+	char *parent;		/* parent name, NULL for "none" / unknown */
+	char *cb;		/* callback symbol or ftrace info, may be NULL */
+	int pid;		/* task that ran it, -1 unknown */
+	int err;
+	double dur_us;		/* as printed (dmesg) or end-start (ftrace); NAN */
+	double ts_call, ts_ret;	/* seconds, NAN if unknown */
+	int line_call, line_ret;	/* 1-based, 0 if missing */
+	int phase, cycle;
+};
+
+struct boundary {		/* "PM: [late ]suspend of devices complete after X msecs" */
+	int line, phase, cycle, aborted;
+	double ms;
+	char verb[16];
+};
+
+struct failure {		/* device failure lines */
+	int line, phase, cycle, err;
+	char *dev;		/* may be NULL */
+	char *msg;
+};
+
+struct problem {		/* reported, never guessed */
+	int line;
+	const char *kind;
+	char *dev;
+};
+
+struct pmlog {
+	char *name;
+	int format;		/* FMT_* bits */
+	int nlines, used, skipped;
+	struct cbrec *cb;
+	int ncb, capcb;
+	struct boundary *bd;
+	int nbd, capbd;
+	struct failure *fail;
+	int nfail, capfail;
+	struct problem *prob;
+	int nprob, capprob;
+	int ncycles;
+	int nprepare;		/* prepare/complete callbacks (ftrace), ignored */
+};
+
+#define PARSE_OK      0
+#define PARSE_NOPM    2		/* no usable PM lines (exit code 2) */
+#define PARSE_IOERR   3
+
+int pmlog_parse_dmesg(FILE *f, const char *name, struct pmlog *log,
+		      char *err, size_t errlen);
+int pmlog_parse_ftrace(FILE *f, const char *name, struct pmlog *log,
+		       char *err, size_t errlen);
+int pmlog_parse_file(const char *path, int want_ftrace, struct pmlog *log,
+		     char *err, size_t errlen);
+int pmlog_looks_like_ftrace(const char *path);
+void pmlog_free(struct pmlog *log);
+int parse_phase_words(const char *info, const char *verb);
+int phase_of_boundary(const char *info, const char *verb, char *canon_verb,
+		      size_t n);
+/* observed ms of a phase in a cycle, NAN if absent; *aborted set if so */
+double pmlog_observed(const struct pmlog *log, int cycle, int phase,
+		      int *aborted);
+int pmlog_cycle_failed(const struct pmlog *log, int cycle);
+
+/* duration unit detection (old kernels printed ns >> 10 as "usecs") */
+struct units {
+	double scale;		/* multiply printed durations by this */
+	double ratio;		/* median (ts_ret - ts_call) / printed, NAN */
+	int samples;
+	const char *why;
+};
+
+void detect_units(const struct pmlog *log, int cycle, const char *force,
+		  struct units *u);
+
+/* ------------------------------------------------------------ graph.c */
+struct dev {
+	char *name, *driver, *parent_name;
+	int parent;		/* index or -1 */
+	int placeholder;	/* seen only as a parent: no callbacks */
+	int async;		/* 1 async, 0 sync */
+	int mixed;		/* ran both in the PM task and elsewhere */
+	int pid_unknown;
+	int next_same_name;	/* chain of devices sharing a name, -1 */
+	double dur[NPHASES];	/* us, scaled */
+	int has_cb[NPHASES];
+	int order[NPHASES];	/* log order inside the phase */
+	int pid[NPHASES];
+	int err[NPHASES];
+	int line[NPHASES];
+	int dur_missing[NPHASES];
+	int *children, nchildren, capchildren;
+	int *sup, nsup, capsup;	/* suppliers (device links) */
+	int *con, ncon, capcon;	/* consumers */
+	unsigned char *supfl, *confl;	/* LINK_* flags of each, same index */
+};
+
+struct note {			/* diagnostics collected while building */
+	int line;
+	char *text;
+};
+
+struct graph {
+	struct dev *d;
+	int n, cap;
+	struct strmap byname;	/* name -> first device with that name */
+	int pm_pid;
+	int pm_pid_count, pm_pid_total, pm_pid_phase;
+	int links_given, nlinks;
+	int has_phase[NPHASES];
+	int *listpos;		/* rebuilt dpm_list position, see graph.c */
+	int *topo[NPHASES];	/* walk order (all devices), see graph.c */
+	int topo_ok;
+	/*
+	 * Dependencies per side (0 = suspend, 1 = resume), CSR: a device
+	 * waits for dep[i] and, when done, releases wait[i].  Suspend side:
+	 * deps are children and consumers; resume side: parent and suppliers.
+	 */
+	int *dep_off[2], *dep_idx[2], *wait_off[2], *wait_idx[2];
+	double scale;
+	struct note *notes;
+	int nnotes, capnotes;
+	int ambiguous_parents;
+};
+
+/* device link flags (/sys/class/devlink/NAME/{sync_state_only,status}) */
+#define LINK_SYNC_STATE_ONLY	1	/* not waited on (6.12 stable, mainline) */
+#define LINK_DORMANT		2	/* not waited on, starts nothing */
+
+void graph_init(struct graph *g);
+void graph_free(struct graph *g);
+int graph_add_dev(struct graph *g, const char *name, const char *driver,
+		  const char *parent_name);
+int graph_find(const struct graph *g, const char *name);
+int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
+		   double scale);
+int graph_resolve(struct graph *g);	/* parents, children, sync/async */
+int graph_add_link(struct graph *g, int consumer, int supplier);
+int graph_add_link_flags(struct graph *g, int consumer, int supplier,
+			 int flags);
+int graph_read_links(struct graph *g, const char *path, char *err,
+		     size_t errlen);
+int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
+		       int flags, const char *where, int quiet);
+
+/* ------------------------------------------------------------ sysfs.c */
+/*
+ * Device links of the running machine: ROOT/class/devlink/NAME/{supplier,
+ * consumer} (symlinks to the devices), sync_state_only and status.
+ * Returns the number of links read (>= 0) or -1 (err set) if the class
+ * directory cannot be read; *skipped counts links naming devices the log
+ * does not have.
+ */
+int graph_read_devlinks(struct graph *g, const char *root, int *skipped,
+			char *err, size_t errlen);
+/*
+ * The kernel release a log came from: a "Linux version X" line, the
+ * pm-graph header "# suspend-... HOST MODE X" or the "kernel X" line of
+ * pm-async-measure's run.txt in the log's directory.  1 if found.
+ */
+int log_kernel_release(const char *log, char *rel, size_t n, char *from,
+		       size_t fn);
+/*
+ * DIR-of-log/NAME if it is a readable file, else NULL (static buffer);
+ * links.txt is taken only from a pm-async-measure directory (run.txt)
+ */
+const char *beside_log(const char *log, const char *name);
+void graph_note(struct graph *g, int line, const char *fmt, ...)
+	__printf(3, 4);
+const char *dev_label(const struct graph *g, int i, char *buf, size_t n);
+int graph_finalize(struct graph *g);	/* dependency lists + walk orders */
+double graph_overhead_from_log(const struct graph *g, const struct pmlog *log,
+			       int cycle, int *samples);
+char *sysfs_path(const struct graph *g, int i, int *complete);
+
+/* critical path over measured durations (parent + link edges) */
+struct cpath {
+	double cp_us;		/* longest chain */
+	double total_us;	/* sum of all callback time in the phase */
+	double bound_us;	/* max(cp, total / limit) */
+	int *chain, nchain;	/* device indices, in execution order */
+};
+
+void cpath_phase(const struct graph *g, int ph, int limit, struct cpath *cp);
+void cpath_free(struct cpath *cp);
+
+/* ------------------------------------------------------------ profile.c */
+int profile_write(const struct graph *g, FILE *f, double scale,
+		  const char *source);
+int graph_from_topology(struct graph *g, FILE *f, const char *name,
+			char *err, size_t errlen);
+void sanitize_names(const struct graph *g, char **out);
+
+/* ------------------------------------------------------------ sim.c */
+/*
+ * POL_612: Linux 6.12 (and before: 3.15 queued the same way).
+ * POL_MAINLINE: since 6.16 (leaves/roots upfront, a finished device starts
+ * its parent/suppliers or children/consumers).
+ */
+enum policy { POL_SYNC, POL_612, POL_MAINLINE, POL_PMASYNC, NPOLICIES };
+extern const char *const policy_key[NPOLICIES];
+extern const char *const policy_name[NPOLICIES];
+
+/* the policy of a kernel release ("6.12.117-1", "3.15.0-latest") */
+enum policy policy_of_release(const char *release, const char **why);
+
+struct sim_params {
+	int limit;		/* async concurrency slots, 256 in 6.12 */
+	double overhead_us;	/* added to every callback */
+	enum policy stock;	/* what "stock" means: POL_612 or POL_MAINLINE */
+};
+
+struct sim_out {
+	double makespan_us;	/* NAN on model deadlock */
+	double *start, *end;	/* optional, size g->n, NAN if not run */
+};
+
+double sim_phase(const struct graph *g, int ph, enum policy pol,
+		 const unsigned char *async, const struct sim_params *p,
+		 struct sim_out *out);
+
+/* ------------------------------------------------------------ advice.c */
+struct advice_item {
+	int dev;
+	double saving_us;
+	double ph_saving_us[NPHASES];
+};
+
+struct advice {
+	double base_us[NPHASES];	/* stock prediction (p->stock), current flags */
+	struct advice_item *items;	/* ranked, every sync device */
+	int nitems;
+	int *best, nbest;		/* greedy set */
+	double best_saving_us;
+	double *best_cum_us;		/* cumulative saving after each pick */
+	int max;
+	double min_gain_us;
+};
+
+void advice_compute(const struct graph *g, const struct sim_params *p,
+		    int max, double min_gain_us, struct advice *a);
+void advice_free(struct advice *a);
+
+/* ------------------------------------------------------------ json.c */
+void json_str(FILE *f, const char *s);
+void json_num(FILE *f, double v);	/* null for NAN */
+
+/* ------------------------------------------------------------ report.c */
+struct analysis {
+	const char *input;	/* dmesg path or NULL */
+	const char *ftrace;	/* or NULL */
+	const char *topology;	/* or NULL */
+	const struct pmlog *cblog;	/* callbacks source */
+	const struct pmlog *obslog;	/* observed times source */
+	int cycle;		/* 0-based */
+	struct graph *g;
+	struct units units;
+	struct sim_params sp;
+	int overhead_samples;
+	const char *overhead_why;
+	double observed[NPHASES];	/* ms, NAN */
+	int observed_aborted[NPHASES];
+	double pred[NPHASES][NPOLICIES];	/* us */
+	struct cpath cp[NPHASES];
+	struct advice adv;
+	int top;
+	double min_gain_us;
+	const char *profile_path;
+	double profile_scale;
+	const char *kernel;	/* release found for the log, or NULL */
+	const char *kernel_from;	/* where it was found */
+	const char *policy_why;	/* why sp.stock */
+	const char *links_from;	/* where the device links came from, or NULL */
+};
+
+void analysis_run(struct analysis *a, int max);
+void report_text(FILE *f, const struct analysis *a);
+void report_json(FILE *f, const struct analysis *a);
+void analysis_free(struct analysis *a);
+
+/* ------------------------------------------------------------ summarize.c */
+int summarize_main(int argc, char **argv);
+
+#endif

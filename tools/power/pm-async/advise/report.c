@@ -1,0 +1,347 @@
+// SPDX-License-Identifier: GPL-2.0
+/* pm-async-advise: run the analysis and print it as text. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "pmadv.h"
+
+void analysis_run(struct analysis *a, int max)
+{
+	int ph, pol;
+
+	for (ph = 0; ph < NPHASES; ph++) {
+		for (pol = 0; pol < NPOLICIES; pol++)
+			a->pred[ph][pol] = a->g->has_phase[ph] ?
+				sim_phase(a->g, ph, (enum policy)pol, NULL,
+					  &a->sp, NULL) : 0;
+		cpath_phase(a->g, ph, a->sp.limit, &a->cp[ph]);
+	}
+	advice_compute(a->g, &a->sp, max, a->min_gain_us, &a->adv);
+}
+
+void analysis_free(struct analysis *a)
+{
+	int ph;
+
+	for (ph = 0; ph < NPHASES; ph++)
+		cpath_free(&a->cp[ph]);
+	advice_free(&a->adv);
+}
+
+static void fmt_ms(char *buf, size_t n, double us)
+{
+	if (isnan(us))
+		snprintf(buf, n, "%s", "deadlock");
+	else
+		snprintf(buf, n, "%.3f", us / 1e3);
+}
+
+static void print_chain(FILE *f, const struct graph *g, const struct cpath *cp,
+			int ph)
+{
+	int k, shown = 0;
+	char lb[300];
+
+	for (k = 0; k < cp->nchain; k++) {
+		int i = cp->chain[k];
+
+		/* leading zero-time devices carry no information */
+		if (!shown && k + 1 < cp->nchain &&
+		    !(g->d[i].has_cb[ph] && g->d[i].dur[ph] > 0))
+			continue;
+		if (shown == 12) {
+			fprintf(f, " -> ... (%d more)", cp->nchain - k);
+			break;
+		}
+		fprintf(f, "%s%s (%.3f)", shown ? " -> " : "",
+			dev_label(g, i, lb, sizeof(lb)),
+			g->d[i].has_cb[ph] ? g->d[i].dur[ph] / 1e3 : 0.0);
+		shown++;
+	}
+	fputc('\n', f);
+}
+
+static const char *fmt_label(const struct pmlog *l)
+{
+	if (!l)
+		return "lab topology";
+	if (l->format & FMT_FTRACE)
+		return "ftrace device_pm_callback_start/end";
+	if ((l->format & FMT_OLD) && (l->format & FMT_NEW))
+		return "dmesg, both formats";
+	if (l->format & FMT_OLD)
+		return "dmesg, old 'calling  DEV+ @ PID' format";
+	return "dmesg, 'DRIVER DEV: PM: calling CB @ PID' format";
+}
+
+void report_text(FILE *f, const struct analysis *a)
+{
+	const struct graph *g = a->g;
+	int i, ph, pol, nsync = 0, nasync = 0, nmixed = 0, nph = 0, ncb = 0;
+	char b1[32], b2[32], b3[32], b4[32], b5[32], b6[32], b7[32], lb[300];
+
+	fprintf(f, "pm-async-advise %s\n", PMADV_VERSION);
+	fprintf(f, "policy    : stock = %s (%s)\n", policy_name[a->sp.stock],
+		a->policy_why ? a->policy_why : "--policy");
+	if (a->kernel)
+		fprintf(f, "kernel    : %s (%s)\n", a->kernel, a->kernel_from);
+	if (a->topology)
+		fprintf(f, "input     : lab topology %s\n", a->topology);
+	if (a->input)
+		fprintf(f, "input     : %s (%s)\n", a->input,
+			a->cblog == a->obslog || !a->ftrace ? fmt_label(a->cblog) :
+			"dmesg: phase times and failures");
+	if (a->ftrace)
+		fprintf(f, "ftrace    : %s (%s)\n", a->ftrace,
+			a->cblog && (a->cblog->format & FMT_FTRACE) ?
+			"callbacks, PIDs and phases taken from the trace" :
+			"no callback events; dmesg used");
+	if (a->cblog) {
+		fprintf(f, "lines     : %d read, %d used, %d skipped (not PM timing lines)%s%s\n",
+			a->cblog->nlines, a->cblog->used, a->cblog->skipped,
+			a->obslog != a->cblog ? " in " : "",
+			a->obslog != a->cblog ? a->cblog->name : "");
+		if (a->obslog && a->obslog != a->cblog && a->obslog->nlines)
+			fprintf(f, "            %d read, %d used, %d skipped in %s\n",
+				a->obslog->nlines, a->obslog->used,
+				a->obslog->skipped, a->obslog->name);
+		fprintf(f, "cycle     : %d of %d (--cycle N)\n", a->cycle + 1,
+			a->cblog->ncycles);
+	}
+	for (i = 0; i < g->n; i++) {
+		const struct dev *d = &g->d[i];
+
+		if (d->placeholder)
+			continue;
+		ncb++;
+		if (d->async)
+			nasync++;
+		else
+			nsync++;
+		nmixed += d->mixed;
+	}
+	fprintf(f, "devices   : %d (%d with callbacks, %d seen only as parents)\n",
+		g->n, ncb, g->n - ncb);
+	if (a->cblog) {
+		fprintf(f, "PM task   : PID %d (ran %d of %d callbacks of the first phase, %s)\n",
+			g->pm_pid, g->pm_pid_count, g->pm_pid_total,
+			g->pm_pid_phase >= 0 ? phase_key[g->pm_pid_phase] : "-");
+		fprintf(f,
+			"            callbacks in that PID = sync, elsewhere = async: %d sync, %d async devices",
+			nsync, nasync);
+		if (nmixed)
+			fprintf(f, " (%d ran in both: counted async)", nmixed);
+		fputc('\n', f);
+		fprintf(f, "durations : x%.3f: %s", a->units.scale, a->units.why);
+		if (a->units.samples && !(a->cblog->format & FMT_FTRACE))
+			fprintf(f,
+				" (median timestamp/printed ratio %.4f over %d callbacks >= 1 ms)",
+				a->units.ratio, a->units.samples);
+		fputc('\n', f);
+	} else {
+		fprintf(f, "flags     : %d sync, %d async (async= of the topology)\n",
+			nsync, nasync);
+	}
+	fprintf(f, "overhead  : %.1f us added to every callback (%s)\n",
+		a->sp.overhead_us, a->overhead_why);
+	fprintf(f,
+		"slots     : %d async callbacks at once (WQ_DFL_ACTIVE of the async workqueue in 6.12)\n",
+		a->sp.limit);
+	if (g->links_given)
+		fprintf(f, "links     : %d device links used (%s)\n", g->nlinks,
+			a->links_from ? a->links_from : "--links");
+	else
+		fprintf(f,
+			"links     : none found (--links FILE, links.txt of pm-async-measure, or\n"
+			"            --sysfs ROOT); dependencies are parent edges only\n");
+	if (a->cblog && a->cblog->nprob) {
+		fprintf(f,
+			"problems  : %d (not guessed; the callback keeps what its own line says)\n",
+			a->cblog->nprob);
+		for (i = 0; i < a->cblog->nprob && i < 20; i++)
+			fprintf(f, "  line %d: %s: %s\n", a->cblog->prob[i].line,
+				a->cblog->prob[i].kind,
+				a->cblog->prob[i].dev ? a->cblog->prob[i].dev : "?");
+		if (a->cblog->nprob > 20)
+			fprintf(f, "  ... %d more (see --json)\n", a->cblog->nprob - 20);
+	}
+	if (a->obslog) {
+		int nf = 0;
+
+		for (i = 0; i < a->obslog->nfail; i++)
+			if (a->obslog->fail[i].cycle == a->cycle)
+				nf++;
+		if (nf)
+			fprintf(f, "failures  : %d line(s) in this cycle\n", nf);
+		for (i = 0, nf = 0; i < a->obslog->nfail; i++) {
+			const struct failure *fl = &a->obslog->fail[i];
+
+			if (fl->cycle != a->cycle)
+				continue;
+			if (nf++ == 10) {
+				fprintf(f, "  ... (see --json)\n");
+				break;
+			}
+			fprintf(f, "  line %d: %s\n", fl->line, fl->msg);
+		}
+	}
+	if (g->nnotes) {
+		fprintf(f, "notes     : %d\n", g->nnotes);
+		for (i = 0; i < g->nnotes && i < 10; i++)
+			fprintf(f, "  %s\n", g->notes[i].text);
+		if (g->nnotes > 10)
+			fprintf(f, "  ... %d more (see --json)\n", g->nnotes - 10);
+	}
+
+	fprintf(f, "\nPredicted device phase times (ms) with the async flags seen in the log;\n"
+		"stock = %s policy, error = (stock - observed) / observed;\n"
+		"bound = max(critical path, total callback time / %d)\n",
+		policy_name[a->sp.stock], a->sp.limit);
+	fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10s %6s\n", "phase",
+		"observed", "stock", "error", "sync", "6.12", "mainline",
+		"pm-async", "bound", "calls");
+	for (ph = 0; ph < NPHASES; ph++) {
+		int n = 0;
+		double obs = a->observed[ph];
+
+		if (!g->has_phase[ph] && isnan(obs))
+			continue;
+		nph++;
+		for (i = 0; i < g->n; i++)
+			n += g->d[i].has_cb[ph];
+		if (isnan(obs))
+			snprintf(b1, sizeof(b1), "-");
+		else
+			snprintf(b1, sizeof(b1), "%.3f%s", obs,
+				 a->observed_aborted[ph] ? "!" : "");
+		fmt_ms(b2, sizeof(b2), a->pred[ph][a->sp.stock]);
+		if (isnan(obs) || obs <= 0)
+			snprintf(b3, sizeof(b3), "-");
+		else
+			snprintf(b3, sizeof(b3), "%+.1f%%",
+				 (a->pred[ph][a->sp.stock] / 1e3 - obs) / obs * 100);
+		fmt_ms(b4, sizeof(b4), a->pred[ph][POL_SYNC]);
+		fmt_ms(b5, sizeof(b5), a->pred[ph][POL_PMASYNC]);
+		fmt_ms(b6, sizeof(b6), a->pred[ph][POL_612]);
+		fmt_ms(b7, sizeof(b7), a->pred[ph][POL_MAINLINE]);
+		fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f %6d\n",
+			phase_key[ph], b1, b2, b3, b4, b6, b7, b5,
+			a->cp[ph].bound_us / 1e3, n);
+	}
+	{
+		int side;
+
+		for (side = 0; side < 2; side++) {
+			double obs = 0, pr[NPOLICIES] = { 0 }, bound = 0;
+
+			for (ph = side ? PH_RESUME_NOIRQ : PH_SUSPEND;
+			     ph <= (side ? PH_RESUME : PH_SUSPEND_NOIRQ); ph++) {
+				obs += a->observed[ph];
+				bound += a->cp[ph].bound_us;
+				for (pol = 0; pol < NPOLICIES; pol++)
+					pr[pol] += a->pred[ph][pol];
+			}
+			snprintf(b1, sizeof(b1), isnan(obs) ? "-" : "%.3f", obs);
+			fmt_ms(b2, sizeof(b2), pr[a->sp.stock]);
+			if (isnan(obs) || obs <= 0)
+				snprintf(b3, sizeof(b3), "-");
+			else
+				snprintf(b3, sizeof(b3), "%+.1f%%",
+					 (pr[a->sp.stock] / 1e3 - obs) / obs * 100);
+			fmt_ms(b4, sizeof(b4), pr[POL_SYNC]);
+			fmt_ms(b5, sizeof(b5), pr[POL_PMASYNC]);
+			fmt_ms(b6, sizeof(b6), pr[POL_612]);
+			fmt_ms(b7, sizeof(b7), pr[POL_MAINLINE]);
+			fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f\n",
+				side ? "= resume" : "= suspend", b1, b2, b3, b4,
+				b6, b7, b5, bound / 1e3);
+		}
+	}
+	if (nph)
+		fprintf(f,
+			"(\"!\" = phase aborted; phases shorter than ~1 ms are dominated by list-walk\n"
+			" costs of devices without callbacks, which the log does not show)\n");
+
+	fprintf(f, "\nCritical path per phase (measured durations in ms, parent + link edges):\n");
+	for (ph = 0; ph < NPHASES; ph++) {
+		if (!g->has_phase[ph])
+			continue;
+		fprintf(f, "  %-13s %9.3f: ", phase_key[ph], a->cp[ph].cp_us / 1e3);
+		print_chain(f, g, &a->cp[ph], ph);
+	}
+
+	fprintf(f, "\nAdvice: make ONE sync device async (stock = %s policy; saving summed\n"
+		"over all phases, ms; negative = slower):\n", policy_name[a->sp.stock]);
+	{
+		int shown = 0, zero = 0;
+
+		fprintf(f, "  %4s %10s %10s %10s  %s\n", "rank", "saving",
+			"suspend", "resume", "device");
+		for (i = 0; i < a->adv.nitems; i++) {
+			const struct advice_item *it = &a->adv.items[i];
+			double ss = 0, rs = 0;
+
+			if (it->saving_us < 0.5) {
+				zero++;
+				continue;
+			}
+			if (shown >= a->top)
+				continue;
+			for (ph = 0; ph < NPHASES; ph++) {
+				if (phase_is_suspend(ph))
+					ss += it->ph_saving_us[ph];
+				else
+					rs += it->ph_saving_us[ph];
+			}
+			fprintf(f, "  %4d %10.3f %10.3f %10.3f  %s\n", ++shown,
+				it->saving_us / 1e3, ss / 1e3, rs / 1e3,
+				dev_label(g, it->dev, lb, sizeof(lb)));
+		}
+		if (!a->adv.nitems)
+			fprintf(f, "  (no sync devices with callbacks)\n");
+		else if (!shown)
+			fprintf(f, "  (no single sync device saves 1 us or more)\n");
+		if (zero)
+			fprintf(f, "  %d other sync device(s) save nothing alone\n", zero);
+	}
+	fprintf(f, "\nBest set of at most %d (greedy: repeatedly add the device with the largest\n"
+		"extra saving while it is >= %.3f ms; not exhaustive, devices that only help\n"
+		"together are missed):\n", a->adv.max, a->adv.min_gain_us / 1e3);
+	for (i = 0; i < a->adv.nbest; i++)
+		fprintf(f, "  %d. %-40s cumulative saving %.3f ms\n", i + 1,
+			dev_label(g, a->adv.best[i], lb, sizeof(lb)),
+			a->adv.best_cum_us[i] / 1e3);
+	if (!a->adv.nbest)
+		fprintf(f, "  (empty: no device saves %.3f ms)\n", a->adv.min_gain_us / 1e3);
+	else
+		fprintf(f, "  predicted total saving %.3f ms per suspend/resume cycle\n",
+			a->adv.best_saving_us / 1e3);
+
+	if (a->adv.nbest) {
+		fprintf(f, "\nTo try the set (as root, before suspending):\n"
+			"  # WARNING: only enable async for drivers known to be async-safe: a driver\n"
+			"  # that relies on ordering not expressed by its parent or device links can\n"
+			"  # hang or crash (in 2009 'sd' crashed when made async).  Test, then keep.\n"
+			"  # power/async exists with CONFIG_PM_ADVANCED_DEBUG=y; /sys/power/pm_async must be 1.\n"
+			"  # Paths are RECONSTRUCTED from the parent chain in the log: check they exist;\n"
+			"  # class devices sit one level lower, under a directory named after the class.\n");
+		for (i = 0; i < a->adv.nbest; i++) {
+			int complete, d = a->adv.best[i];
+			char *p = sysfs_path(g, d, &complete);
+
+			fprintf(f, "  echo enabled > '%s/power/async'\n", p);
+			fprintf(f,
+				"  #   %sif absent: find /sys/devices -type d -name '%s'%s%s%s\n",
+				complete ? "" : "(chain does not reach a known /sys/devices root) ",
+				g->d[d].name,
+				g->d[d].parent >= 0 ? " -path '*/" : "",
+				g->d[d].parent >= 0 ? g->d[g->d[d].parent].name : "",
+				g->d[d].parent >= 0 ? "/*'" : "");
+			free(p);
+		}
+	}
+	if (a->profile_path)
+		fprintf(f, "\nLab profile written to %s (durations x%g)\n",
+			a->profile_path, a->profile_scale);
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * pm-async-advise: what the machine and pm-async-measure's output directory
+ * say about a log: the device links (/sys/class/devlink) and the kernel
+ * release (which policy "stock" means).
+ */
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "pmadv.h"
+
+/* first line of ROOT/NAME/FILE, trimmed, in buf; 0 if unreadable */
+static int read_attr(const char *dir, const char *file, char *buf, size_t n)
+{
+	char path[PATH_MAX];
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return 0;
+	ok = !!fgets(buf, (int)n, f);
+	fclose(f);
+	if (ok) {
+		char *t = trim(buf);
+
+		memmove(buf, t, strlen(t) + 1);
+	}
+	return ok;
+}
+
+/* the device name a devlink's supplier/consumer symlink points to */
+static int link_end(const char *dir, const char *file, char *buf, size_t n)
+{
+	char path[PATH_MAX], target[PATH_MAX];
+	const char *slash;
+	ssize_t len;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, file);
+	len = readlink(path, target, sizeof(target) - 1);
+	if (len <= 0)
+		return 0;
+	target[len] = 0;
+	while (len > 1 && target[len - 1] == '/')
+		target[--len] = 0;
+	slash = strrchr(target, '/');
+	return snprintf(buf, n, "%s", slash ? slash + 1 : target) < (int)n;
+}
+
+int graph_read_devlinks(struct graph *g, const char *root, int *skipped,
+			char *err, size_t errlen)
+{
+	char cls[PATH_MAX];
+	struct dirent **ent;
+	int n, i, nread = 0;
+
+	*skipped = 0;
+	snprintf(cls, sizeof(cls), "%s/class/devlink", root);
+	n = scandir(cls, &ent, NULL, alphasort);
+	if (n < 0) {
+		snprintf(err, errlen, "%s: cannot read the device links", cls);
+		return -1;
+	}
+	g->links_given = 1;
+	for (i = 0; i < n; i++) {
+		char dir[PATH_MAX], cons[256], sup[256], v[64], where[PATH_MAX + 16];
+		int flags = 0;
+
+		if (ent[i]->d_name[0] == '.')
+			goto next;
+		if (snprintf(dir, sizeof(dir), "%s/%s", cls, ent[i]->d_name) >=
+		    (int)sizeof(dir))
+			goto next;
+		if (!link_end(dir, "consumer", cons, sizeof(cons)) ||
+		    !link_end(dir, "supplier", sup, sizeof(sup))) {
+			graph_note(g, 0, "%s: no supplier or consumer link; skipped", dir);
+			goto next;
+		}
+		if (read_attr(dir, "sync_state_only", v, sizeof(v)) && !strcmp(v, "1"))
+			flags |= LINK_SYNC_STATE_ONLY;
+		if (read_attr(dir, "status", v, sizeof(v)) && !strcmp(v, "dormant"))
+			flags |= LINK_DORMANT;
+		snprintf(where, sizeof(where), "%s", dir);
+		/* a machine has many links to devices without PM callbacks */
+		if (graph_link_by_name(g, cons, sup, flags, where, 1) == -2)
+			(*skipped)++;
+		else
+			nread++;
+next:
+		free(ent[i]);
+	}
+	free(ent);
+	if (*skipped)
+		graph_note(g, 0,
+			   "%s: %d link(s) name devices not in the log (no callbacks there); not used",
+			   cls, *skipped);
+	return nread;
+}
+
+const char *beside_log(const char *log, const char *name)
+{
+	static char path[PATH_MAX];
+	const char *slash = strrchr(log, '/');
+	struct stat st;
+
+	if (slash)
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - log), log, name);
+	else
+		snprintf(path, sizeof(path), "%s", name);
+	if (stat(path, &st) || !S_ISREG(st.st_mode) || access(path, R_OK))
+		return NULL;
+	return path;
+}
+
+/* "6.12.117-1~deb12u1 ..." -> the first word, if it starts "N.N" */
+static int take_release(const char *p, char *rel, size_t n)
+{
+	size_t len = strcspn(p, " \t\r\n");
+
+	if (len == 0 || len >= n || !(p[0] >= '0' && p[0] <= '9') ||
+	    !strchr(p, '.') || (size_t)(strchr(p, '.') - p) > len)
+		return 0;
+	memcpy(rel, p, len);
+	rel[len] = 0;
+	return 1;
+}
+
+int log_kernel_release(const char *log, char *rel, size_t n, char *from,
+		       size_t fn)
+{
+	FILE *f = fopen(log, "r");
+	char *line = NULL, *p;
+	size_t cap = 0;
+	int lineno = 0, found = 0;
+	const char *run;
+
+	while (f && !found && getline(&line, &cap, f) >= 0) {
+		lineno++;
+		p = strstr(line, "Linux version ");
+		if (p && take_release(p + 14, rel, n)) {
+			snprintf(from, fn, "%s:%d: Linux version", log, lineno);
+			found = 1;
+		} else if (lineno == 1 && !strncmp(line, "# suspend-", 10)) {
+			/* pm-graph: "# suspend-DATE HOST MODE RELEASE" */
+			char w[4][128];
+
+			if (sscanf(line, "# %127s %127s %127s %127s", w[0], w[1],
+				   w[2], w[3]) == 4 && take_release(w[3], rel, n)) {
+				snprintf(from, fn, "%s:1: pm-graph header", log);
+				found = 1;
+			}
+		}
+	}
+	free(line);
+	if (f)
+		fclose(f);
+	if (found)
+		return 1;
+	run = beside_log(log, "run.txt");
+	f = run ? fopen(run, "r") : NULL;
+	if (f) {
+		char buf[256];
+
+		while (!found && fgets(buf, sizeof(buf), f))
+			if (!strncmp(buf, "kernel ", 7) && take_release(buf + 7, rel, n)) {
+				snprintf(from, fn, "%s (pm-async-measure)", run);
+				found = 1;
+			}
+		fclose(f);
+	}
+	return found;
+}

@@ -1,0 +1,1054 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Unit tests of pm-async-advise, TAP output.
+ *   run-tests --logs DIR --tool PATH --sample SKYNET_DMESG
+ * The hand-written logs in tests/logs/ and the expected numbers below are
+ * computed by hand (see the comments); the shared sample test is skipped
+ * when the file is absent.
+ */
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "pmadv.h"
+
+/* tolerances (written out: checkpatch reads "1e-6" as a subtraction) */
+#define EPS6	0.000001
+#define EPS9	0.000000001
+
+/* what profile names are made of */
+#define NAME_CHARS "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.:-"
+
+static int ntest, nfail;
+static const char *logdir = "logs", *tool = "../pm-async-advise", *sample;
+
+static int ok(int cond, const char *fmt, ...)
+{
+	va_list ap;
+
+	ntest++;
+	printf("%sok %d - ", cond ? "" : "not ", ntest);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (!cond)
+		nfail++;
+	fflush(stdout);
+	return cond;
+}
+
+static void skip(const char *what, const char *why)
+{
+	ntest++;
+	printf("ok %d - %s # SKIP %s\n", ntest, what, why);
+}
+
+static void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static int near(double a, double b, double tol)
+{
+	return fabs(a - b) <= tol;
+}
+
+static char *logpath(const char *name)
+{
+	return xasprintf("%s/%s", logdir, name);
+}
+
+static int parse(const char *name, struct pmlog *log, char *err, size_t n)
+{
+	char *p = logpath(name);
+	int r = pmlog_parse_file(p, 0, log, err, n);
+
+	free(p);
+	return r;
+}
+
+static int dev_named(const struct graph *g, const char *name)
+{
+	return graph_find(g, name);
+}
+
+static const char *parent_of(const struct graph *g, const char *name)
+{
+	int i = graph_find(g, name);
+
+	if (i < 0 || g->d[i].parent < 0)
+		return "";
+	return g->d[g->d[i].parent].name;
+}
+
+static int has_problem(const struct pmlog *log, int line, const char *kind,
+		       const char *dev)
+{
+	int i;
+
+	for (i = 0; i < log->nprob; i++)
+		if (log->prob[i].line == line && !strcmp(log->prob[i].kind, kind) &&
+		    log->prob[i].dev && !strcmp(log->prob[i].dev, dev))
+			return 1;
+	return 0;
+}
+
+/* run the tool, capture stdout (and stderr) and the exit status */
+static char *run(const char *args, int *status)
+{
+	char *cmd = xasprintf("%s %s 2>&1", tool, args);
+	FILE *p = popen(cmd, "r");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int c, st;
+
+	free(cmd);
+	if (!p) {
+		*status = -1;
+		return xstrdup("");
+	}
+	while ((c = fgetc(p)) != EOF) {
+		if (len + 2 > cap) {
+			cap = cap ? 2 * cap : 4096;
+			buf = xrealloc(buf, cap);
+		}
+		buf[len++] = (char)c;
+	}
+	if (!buf)
+		buf = xstrdup("");
+	else
+		buf[len] = 0;
+	st = pclose(p);
+	*status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+	return buf;
+}
+
+/* graph from a lab topology string */
+static int topo(struct graph *g, const char *text)
+{
+	FILE *f = tmpfile();
+	char err[256];
+	int r;
+
+	fputs(text, f);
+	rewind(f);
+	graph_init(g);
+	r = graph_from_topology(g, f, "test", err, sizeof(err));
+	fclose(f);
+	if (r)
+		diag("topology error: %s", err);
+	return r;
+}
+
+static double sim_ms(const struct graph *g, int ph, enum policy pol,
+		     int limit, const unsigned char *flags)
+{
+	struct sim_params p = { limit, 0, POL_612 };
+
+	return sim_phase(g, ph, pol, flags, &p, NULL) / 1e3;
+}
+
+/* ------------------------------------------------------------ parsing */
+
+static void test_old_format(void)
+{
+	struct pmlog log;
+	struct graph g;
+	struct units u;
+	char err[1024];
+	int r, i, per[NPHASES] = { 0 }, n;
+
+	r = parse("old_basic.txt", &log, err, sizeof(err));
+	ok(r == PARSE_OK, "old format: parses (%s)", r ? err : "ok");
+	ok(log.ncb == 22, "old format: 22 callbacks (got %d)", log.ncb);
+	ok(log.nbd == 6, "old format: 6 phase boundaries (got %d)", log.nbd);
+	ok(log.nprob == 0, "old format: no unmatched lines (got %d)", log.nprob);
+	ok(log.format == FMT_OLD, "old format: detected as old format");
+	ok(log.skipped == 9 && log.used == 50,
+	   "old format: 9 unknown lines skipped and counted, 50 used (got %d, %d)",
+	   log.skipped, log.used);
+	for (i = 0; i < log.ncb; i++)
+		if (log.cb[i].phase >= 0)
+			per[log.cb[i].phase]++;
+	ok(per[PH_SUSPEND] == 8 && per[PH_SUSPEND_LATE] == 1 &&
+	   per[PH_SUSPEND_NOIRQ] == 2 && per[PH_RESUME_NOIRQ] == 2 &&
+	   per[PH_RESUME_EARLY] == 1 && per[PH_RESUME] == 8,
+	   "old format: callbacks assigned to the phase the next boundary closes (8/1/2/2/1/8)");
+	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 112.5, EPS9) &&
+	   near(pmlog_observed(&log, 0, PH_RESUME_EARLY, NULL), 0.2, EPS9),
+	   "old format: observed phase times from the boundary lines");
+	detect_units(&log, 0, NULL, &u);
+	ok(near(u.scale, 1.024, EPS9) && u.samples == 12,
+	   "old format: printed usecs detected as ns>>10 (ratio %.4f over %d)",
+	   u.ratio, u.samples);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	ok(g.n == 11, "old format: 8 devices + 3 seen only as parents (got %d)", g.n);
+	ok(g.pm_pid == 1000, "old format: PM task PID 1000 (got %d)", g.pm_pid);
+	ok(!strcmp(parent_of(&g, "serio0"), "i8042") &&
+	   !strcmp(parent_of(&g, "0:0:0:0"), "ata1") &&
+	   !strcmp(parent_of(&g, "ata1"), "0000:00:1f.2") &&
+	   !strcmp(parent_of(&g, "i8042"), "platform"),
+	   "old format: parent tree");
+	i = dev_named(&g, "platform");
+	ok(i >= 0 && g.d[i].placeholder && g.d[i].dur[PH_SUSPEND] == 0,
+	   "old format: parent-only device present with zero durations");
+	n = dev_named(&g, "Fixed MDIO bus.0");
+	ok(n >= 0 && !g.d[n].async, "old format: device name with blanks, sync");
+	i = dev_named(&g, "i8042");
+	ok(i >= 0 && !g.d[i].async && g.d[dev_named(&g, "serio0")].async &&
+	   g.d[dev_named(&g, "0:0:0:0")].async && !g.d[dev_named(&g, "rtc0")].async,
+	   "old format: sync/async from the PM task PID");
+	ok(near(g.d[i].dur[PH_SUSPEND], 977 * 1.024, EPS9) &&
+	   near(g.d[i].dur[PH_SUSPEND_NOIRQ], 9 * 1.024, EPS9) &&
+	   g.d[i].has_cb[PH_RESUME_NOIRQ] && !g.d[i].has_cb[PH_SUSPEND_LATE],
+	   "old format: per-phase durations (scaled)");
+	graph_free(&g);
+	pmlog_free(&log);
+}
+
+static void test_new_format(void)
+{
+	struct pmlog log;
+	struct graph g;
+	struct units u;
+	char err[1024];
+	int r, i, c1, c2;
+
+	r = parse("new_basic.txt", &log, err, sizeof(err));
+	ok(r == PARSE_OK, "6.x format: parses (%s)", r ? err : "ok");
+	ok(log.format == FMT_NEW, "6.x format: detected");
+	ok(log.ncb == 15, "6.x format: 15 callbacks (got %d)", log.ncb);
+	ok(log.nbd == 6 && log.nprob == 0,
+	   "6.x format: 6 phases ('start'/'end' lines are not phases), nothing unmatched");
+	/* 6.12 prints "start suspend" after the suspend phase it sums up. */
+	ok(log.ncycles == 1,
+	   "6.x format: one cycle, the 'start' total does not open another (got %d)",
+	   log.ncycles);
+	detect_units(&log, 0, NULL, &u);
+	ok(u.scale == 1.0, "6.x format: usecs taken as printed (%s)", u.why);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	ok(g.pm_pid == 200, "6.x format: PM task PID 200 (got %d)", g.pm_pid);
+	i = dev_named(&g, "Fixed MDIO bus.0");
+	ok(i >= 0 && !strcmp(g.d[i].driver, "") && !g.d[i].async &&
+	   g.d[i].dur[PH_SUSPEND] == 3,
+	   "6.x format: empty driver string (line starts with a blank), module callback");
+	c1 = dev_named(&g, "card0");
+	c2 = c1 >= 0 ? g.d[c1].next_same_name : -1;
+	ok(c1 >= 0 && c2 >= 0 && strcmp(g.d[c1].driver, g.d[c2].driver),
+	   "6.x format: drm card0 and sound card0 are two devices");
+	i = dev_named(&g, "0000:00:1b.0");
+	ok(i >= 0 && g.d[i].async && g.d[i].dur[PH_SUSPEND_LATE] == 100 &&
+	   g.d[i].dur[PH_SUSPEND_NOIRQ] == 2000 && g.d[i].dur[PH_RESUME] == 40000,
+	   "6.x format: late/noirq/resume durations of an async device");
+	i = dev_named(&g, "i8042");
+	ok(i >= 0 && !g.d[i].async && g.d[i].has_cb[PH_RESUME_EARLY] &&
+	   !strcmp(parent_of(&g, "serio0"), "i8042"),
+	   "6.x format: sync device, early resume phase, parent");
+	ok(near(pmlog_observed(&log, 0, PH_SUSPEND, NULL), 50.3, EPS9),
+	   "6.x format: observed suspend 50.3 ms");
+	graph_free(&g);
+	pmlog_free(&log);
+}
+
+static void test_bad_input(void)
+{
+	struct pmlog log;
+	char err[1024];
+	int r, st;
+	char *out;
+
+	r = parse("unmatched.txt", &log, err, sizeof(err));
+	ok(r == PARSE_OK, "unmatched: parses");
+	ok(has_problem(&log, 3, "returned without calling", "b"),
+	   "unmatched: 'returned without calling' reported at line 3");
+	ok(has_problem(&log, 4, "calling without returned", "c"),
+	   "unmatched: 'calling without returned' reported at line 4");
+	ok(has_problem(&log, 7, "returned matches several open callings", "x") &&
+	   has_problem(&log, 5, "calling without returned", "x") &&
+	   has_problem(&log, 6, "calling without returned", "x"),
+	   "unmatched: ambiguous returned (two devices named x) not guessed (lines 5, 6, 7)");
+	ok(has_problem(&log, 12, "callback after the last phase boundary", "d"),
+	   "unmatched: callback after the last boundary reported at line 12");
+	ok(log.nprob == 6, "unmatched: exactly 6 problems (got %d)", log.nprob);
+	pmlog_free(&log);
+
+	r = parse("nopm.txt", &log, err, sizeof(err));
+	ok(r == PARSE_NOPM && strstr(err, "pm_print_times") &&
+	   strstr(err, "complete after"),
+	   "no PM lines: error names the expected lines");
+	pmlog_free(&log);
+	r = parse("noboundary.txt", &log, err, sizeof(err));
+	ok(r == PARSE_NOPM && strstr(err, "phase boundary"),
+	   "callbacks without phase lines: error says so");
+	pmlog_free(&log);
+	{
+		char *p = logpath("nopm.txt"), *a = xasprintf("'%s'", p);
+
+		out = run(a, &st);
+		ok(st == 2 && strstr(out, "no usable PM lines"),
+		   "no PM lines: tool exits 2 with a clear message");
+		free(out);
+		free(a);
+		free(p);
+	}
+	{
+		char *p = logpath("unmatched.txt"), *a = xasprintf("'%s'", p);
+
+		out = run(a, &st);
+		ok(st == 0 && strstr(out, "line 3: returned without calling: b") &&
+		   strstr(out, "line 4: calling without returned: c"),
+		   "unmatched: the tool prints the line numbers");
+		free(out);
+		free(a);
+		free(p);
+	}
+}
+
+/* ------------------------------------------------------------ simulator */
+
+/*
+ * The 2009 stall: sync i8042 with async serio children, and an unrelated
+ * async disk after i8042 in the suspend walk (list order disk, i8042,
+ * serio0, serio1; suspend walks it backwards: serio1, serio0, i8042, disk).
+ *   stock suspend: serio* 0-50, PM task waits for them, i8042 50-60, only
+ *     then queues disk: 60-160                                -> 160 ms
+ *   pm-async: disk and serio* start at 0, i8042 50-60, disk ends at 100
+ *   sync: 50 + 50 + 10 + 100                                 -> 210 ms
+ *   i8042 made async (stock): disk queued at 0                -> 100 ms
+ *   resume (walk disk, i8042, serio0, serio1): stock and pm-async 100 ms
+ *   (disk upfront, i8042 0-10, serio 10-30), sync 150 ms.
+ */
+static const char *seed_topo =
+	"disk async=1 suspend=100000 resume=100000\n"
+	"i8042 async=0 suspend=10000 resume=10000\n"
+	"serio0 parent=i8042 async=1 suspend=50000 resume=20000\n"
+	"serio1 parent=i8042 async=1 suspend=50000 resume=20000\n";
+
+static void test_sim_seed(void)
+{
+	struct graph g;
+	unsigned char *fl;
+	struct cpath cp;
+	int i;
+
+	if (topo(&g, seed_topo)) {
+		ok(0, "seed topology");
+		return;
+	}
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 160, EPS6),
+	   "seed: stock suspend 160 ms (sync i8042 waits for async serio, delays the disk)");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 100, EPS6),
+	   "seed: pm-async suspend 100 ms (disk not held back)");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 210, EPS6),
+	   "seed: sync suspend 210 ms");
+	fl = xcalloc((size_t)g.n, 1);
+	for (i = 0; i < g.n; i++)
+		fl[i] = (unsigned char)g.d[i].async;
+	fl[graph_find(&g, "i8042")] = 1;
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, fl), 100, EPS6),
+	   "seed: i8042 async under stock: 100 ms");
+	ok(near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 100, EPS6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 256, NULL), 100, EPS6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_SYNC, 256, NULL), 150, EPS6),
+	   "seed: resume stock 100, pm-async 100, sync 150 ms");
+	cpath_phase(&g, PH_SUSPEND, 256, &cp);
+	ok(near(cp.bound_us, 100000, EPS6) && cp.nchain == 1 &&
+	   cp.chain[0] == graph_find(&g, "disk"),
+	   "seed: suspend bound 100 ms, critical path = disk");
+	cpath_free(&cp);
+	cpath_phase(&g, PH_RESUME, 256, &cp);
+	ok(near(cp.cp_us, 100000, EPS6), "seed: resume critical path 100 ms");
+	cpath_free(&cp);
+	free(fl);
+	graph_free(&g);
+}
+
+/*
+ * Slots: A (10 ms) with children B, C (1 ms), unrelated D (1 ms), all async,
+ * 2 slots, resume walk A, B, C, D.
+ *   stock: all queued upfront; A and B get the slots, B sleeps until A is
+ *     done at 10; C gets A's slot (10-11), D gets B's at 11 (11-12) -> 12
+ *   pm-async: A and D at 0, B and C at 10                        -> 11
+ *   sync: 13; bound max(CP 11, 13 / 2)                           -> 11
+ */
+static void test_sim_slots(void)
+{
+	struct graph g;
+	struct cpath cp;
+
+	if (topo(&g, "A resume=10000\nB parent=A resume=1000\n"
+		     "C parent=A resume=1000\nD resume=1000\n")) {
+		ok(0, "slots topology");
+		return;
+	}
+	ok(near(sim_ms(&g, PH_RESUME, POL_612, 2, NULL), 12, EPS6),
+	   "slots: stock resume 12 ms (sleeping workers hold slots)");
+	ok(near(sim_ms(&g, PH_RESUME, POL_PMASYNC, 2, NULL), 11, EPS6),
+	   "slots: pm-async resume 11 ms");
+	ok(near(sim_ms(&g, PH_RESUME, POL_SYNC, 2, NULL), 13, EPS6),
+	   "slots: sync resume 13 ms");
+	cpath_phase(&g, PH_RESUME, 2, &cp);
+	ok(near(cp.bound_us, 11000, EPS6), "slots: bound 11 ms");
+	cpath_free(&cp);
+	graph_free(&g);
+
+	/* three 1 ms leaves, 2 slots: 2 ms; bound max(1, 3/2) = 1.5 ms */
+	topo(&g, "a suspend=1000\nb suspend=1000\nc suspend=1000\n");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 2, NULL), 2, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 2, EPS6),
+	   "slots: 3 async leaves on 2 slots take 2 ms");
+	cpath_phase(&g, PH_SUSPEND, 2, &cp);
+	ok(near(cp.bound_us, 1500, EPS6), "slots: bound = total / slots = 1.5 ms");
+	cpath_free(&cp);
+	graph_free(&g);
+
+	/* chain a <- b <- c (parents), suspend 1, 2, 3 ms: 6 ms whatever the policy */
+	topo(&g, "a suspend=1000\nb parent=a suspend=2000\nc parent=b suspend=3000\n");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 6, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 256, NULL), 6, EPS6),
+	   "chain: children before parents, 6 ms for every policy");
+	graph_free(&g);
+
+	/* link: X consumes Y; suspend Y waits for X (5 + 1), resume X for Y */
+	topo(&g, "Y suspend=1000 resume=1000\nX suspend=5000 resume=5000 suppliers=Y\n");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 256, NULL), 6, EPS6) &&
+	   near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), 6, EPS6),
+	   "links: supplier suspends after, resumes before its consumer");
+	graph_free(&g);
+
+	/* overhead is added to every callback: 3 sync devices, 10 us each */
+	topo(&g, "a async=0 suspend=100\nb async=0 suspend=100\nc async=0 suspend=100\n");
+	{
+		struct sim_params p = { 256, 10, POL_612 };
+
+		ok(near(sim_phase(&g, PH_SUSPEND, POL_612, NULL, &p, NULL), 330, EPS6),
+		   "overhead: added once per callback");
+	}
+	graph_free(&g);
+}
+
+/*
+ * The four policies on hand-worked topologies (times in ms).
+ *
+ * Seed topology (list order disk, i8042, serio0, serio1; suspend walk is
+ * the reverse: serio1, serio0, i8042, disk):
+ *   suspend 6.12: the PM task queues serio1, serio0 (run 0-50), waits for
+ *     them to run the sync i8042 50-60, only then queues disk 60-160  = 160
+ *   suspend mainline: the async leaves disk, serio0, serio1 start upfront
+ *     (disk 0-100, serio 0-50); the PM task skips them, runs i8042 50-60
+ *                                                        max(100, 60) = 100
+ *   resume mainline: roots disk (async) starts upfront 0-100; the PM task
+ *     runs the sync root i8042 0-10, which then starts serio0/1 10-30 = 100
+ */
+static void test_policy_seed(void)
+{
+	struct graph g;
+
+	if (topo(&g, seed_topo)) {
+		ok(0, "policies: seed topology");
+		return;
+	}
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), 160, EPS6) &&
+	   near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 256, NULL), 100, EPS6),
+	   "policies: seed suspend 6.12 160 ms, mainline 100 ms (leaves upfront: disk not held back)");
+	ok(near(sim_ms(&g, PH_RESUME, POL_MAINLINE, 256, NULL), 100, EPS6),
+	   "policies: seed resume mainline 100 ms (root disk upfront, serio started by i8042)");
+	graph_free(&g);
+}
+
+/*
+ * Mainline starts a parent on its FIRST finished child; its worker then
+ * sleeps in a slot until the other children are done.  2 slots, all async
+ * but q; list order P, f (parent P), s (parent P), Q, q (parent Q, sync);
+ * suspend P 1, f 1, s 10, Q 20, q 1; suspend walk q, Q, s, f, P.
+ *   sync:     1 + 20 + 10 + 1 + 1                                   = 33
+ *   6.12:     PM task runs q 0-1, then queues Q (1-21), s (1-11), f, P;
+ *             f gets s's slot 11-12, P f's slot 12-13        max(21, 13) = 21
+ *   mainline: leaves s (0-10), f (0-1) upfront; the PM task runs q 0-1;
+ *             at 1 f starts P, which takes f's slot and sleeps until s is
+ *             done; q starts Q, no slot free; at 10 P runs 10-11 and Q
+ *             gets s's slot, 10-30                                   = 30
+ *   pm-async: s 0-10, f 0-1, q 0-1 (PM task); Q ready at 1 takes f's
+ *             slot 1-21; P ready at 10, 10-11                        = 21
+ */
+static void test_policy_first_child(void)
+{
+	struct graph g;
+
+	if (topo(&g, "P suspend=1000\nf parent=P suspend=1000\n"
+		     "s parent=P suspend=10000\nQ suspend=20000\n"
+		     "q parent=Q async=0 suspend=1000\n")) {
+		ok(0, "policies: first-child topology");
+		return;
+	}
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_SYNC, 2, NULL), 33, EPS6),
+	   "policies: first child, sync 33 ms");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 2, NULL), 21, EPS6),
+	   "policies: first child, 6.12 21 ms");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 2, NULL), 30, EPS6),
+	   "policies: first child, mainline 30 ms (P's worker sleeps in a slot Q needs)");
+	ok(near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 21, EPS6),
+	   "policies: first child, pm-async 21 ms");
+	graph_free(&g);
+}
+
+/*
+ * Links the kernel does not wait on.  Y then X in the list, X consumes Y,
+ * suspend Y 1, X 5, resume the same, both async.
+ *   normal link: suspend Y waits for X: 5 + 1 = 6; resume X waits: 6
+ *   SYNC_STATE_ONLY or dormant: Y is not a leaf (it has a consumer link)
+ *     so mainline does not start it upfront, but the PM task reaches it
+ *     right after X (suspend walk X, Y) and starts it; nothing to wait
+ *     for: max(5, 1) = 5 for 6.12 and mainline, suspend and resume
+ */
+static void test_policy_links(void)
+{
+	static const int fl[] = { 0, LINK_SYNC_STATE_ONLY, LINK_DORMANT };
+	static const char *const nm[] = { "normal", "sync_state_only", "dormant" };
+	int k;
+
+	for (k = 0; k < 3; k++) {
+		struct graph g;
+		double want = k ? 5 : 6;
+
+		if (topo(&g, "Y suspend=1000 resume=1000\nX suspend=5000 resume=5000\n")) {
+			ok(0, "policies: link topology");
+			return;
+		}
+		graph_add_link_flags(&g, graph_find(&g, "X"), graph_find(&g, "Y"), fl[k]);
+		graph_finalize(&g);
+		ok(near(sim_ms(&g, PH_SUSPEND, POL_612, 256, NULL), want, EPS6) &&
+		   near(sim_ms(&g, PH_SUSPEND, POL_MAINLINE, 256, NULL), want, EPS6) &&
+		   near(sim_ms(&g, PH_RESUME, POL_612, 256, NULL), want, EPS6) &&
+		   near(sim_ms(&g, PH_RESUME, POL_MAINLINE, 256, NULL), want, EPS6),
+		   "policies: %s link, %g ms suspend and resume (6.12 and mainline)",
+		   nm[k], want);
+		graph_free(&g);
+	}
+}
+
+/* which policy a kernel release selects */
+static void test_policy_of_release(void)
+{
+	const char *why;
+
+	ok(policy_of_release("6.12.117-1~deb12u1", &why) == POL_612 &&
+	   policy_of_release("3.15.0-latest", &why) == POL_612 &&
+	   policy_of_release("6.15.9", &why) == POL_612 &&
+	   policy_of_release("6.16.0-rc1", &why) == POL_MAINLINE &&
+	   policy_of_release("7.3.0-pmasync", &why) == POL_MAINLINE,
+	   "policies: 6.12 before 6.16, mainline from 6.16");
+	ok(policy_of_release(NULL, &why) == POL_MAINLINE && strstr(why, "no kernel version"),
+	   "policies: no version found: mainline, and the reason says so");
+}
+
+/*
+ * Advice: list order disk, eth, i8042, serio0, serio1 (suspend walk:
+ * serio1, serio0, i8042, eth, disk).  Stock: serio 0-50, i8042 50-60,
+ * eth 60-90, disk 90-190 -> 190.  eth async: disk queued at 60 -> 160
+ * (saves 30).  i8042 async: eth 0-30 in the PM task, disk 30-130 -> 130
+ * (saves 60).  Both: 100 (saves 90).
+ */
+static void test_advice(void)
+{
+	struct graph g;
+	struct advice a;
+	struct sim_params p = { 256, 0, POL_612 };
+
+	if (topo(&g, "disk async=1 suspend=100000\n"
+		     "eth async=0 suspend=30000\n"
+		     "i8042 async=0 suspend=10000\n"
+		     "serio0 parent=i8042 async=1 suspend=50000\n"
+		     "serio1 parent=i8042 async=1 suspend=50000\n")) {
+		ok(0, "advice topology");
+		return;
+	}
+	advice_compute(&g, &p, 5, 50, &a);
+	ok(near(a.base_us[PH_SUSPEND], 190000, EPS6), "advice: stock baseline 190 ms");
+	ok(a.nitems == 2 && a.items[0].dev == graph_find(&g, "i8042") &&
+	   near(a.items[0].saving_us, 60000, EPS6) &&
+	   a.items[1].dev == graph_find(&g, "eth") &&
+	   near(a.items[1].saving_us, 30000, EPS6),
+	   "advice: ranking i8042 (60 ms) before eth (30 ms)");
+	ok(a.nbest == 2 && a.best[0] == graph_find(&g, "i8042") &&
+	   a.best[1] == graph_find(&g, "eth") &&
+	   near(a.best_saving_us, 90000, EPS6) &&
+	   near(a.best_cum_us[0], 60000, EPS6),
+	   "advice: greedy set {i8042, eth} saves 90 ms");
+	advice_free(&a);
+	advice_compute(&g, &p, 1, 50, &a);
+	ok(a.nbest == 1 && near(a.best_saving_us, 60000, EPS6),
+	   "advice: --max 1 keeps the best single device");
+	advice_free(&a);
+	graph_free(&g);
+
+	/* seed: making i8042 async saves exactly the 60 ms stall */
+	topo(&g, seed_topo);
+	advice_compute(&g, &p, 5, 50, &a);
+	ok(a.nitems == 1 && near(a.items[0].saving_us, 60000, EPS6) &&
+	   near(a.items[0].ph_saving_us[PH_SUSPEND], 60000, EPS6),
+	   "advice: seed stall, i8042 async saves 60 ms of suspend");
+	advice_free(&a);
+	graph_free(&g);
+}
+
+/* ------------------------------------------------------------ profile */
+
+static void test_profile(void)
+{
+	struct pmlog log;
+	struct graph g, h;
+	struct units u;
+	char err[1024], line[1024];
+	FILE *f;
+	int i, same = 1, lines = 0, shape = 1;
+
+	parse("old_basic.txt", &log, err, sizeof(err));
+	detect_units(&log, 0, NULL, &u);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	f = tmpfile();
+	ok(profile_write(&g, f, 2.0, "old_basic.txt") == 0, "profile: written");
+	rewind(f);
+	while (fgets(line, sizeof(line), f)) {
+		char name[64];
+
+		if (line[0] == '#')
+			continue;
+		lines++;
+		if (sscanf(line, "%63s", name) != 1 || strlen(name) > 31 ||
+		    strspn(name,
+			   NAME_CHARS) != strlen(name) ||
+		    !strstr(line, " async=") || !strstr(line, " suspend=") ||
+		    !strstr(line, " resume_noirq="))
+			shape = 0;
+	}
+	ok(lines == g.n && shape, "profile: one lab line per device, valid names and keys");
+	rewind(f);
+	graph_init(&h);
+	ok(graph_from_topology(&h, f, "profile", err, sizeof(err)) == 0,
+	   "profile: read back by the topology parser (parents before children)");
+	fclose(f);
+	ok(h.n == g.n, "profile: same device count");
+	for (i = 0; i < g.n && same; i++) {
+		char *nm[64];
+		int j, hp;
+
+		if (g.n > 64)
+			break;
+		sanitize_names(&g, nm);
+		j = graph_find(&h, nm[i]);
+		if (j < 0) {
+			same = 0;
+		} else {
+			int had_parent = g.d[i].parent >= 0, has_parent;
+
+			hp = h.d[j].parent;
+			has_parent = hp >= 0;
+			if (had_parent != has_parent ||
+			    (hp >= 0 && strcmp(h.d[hp].name, nm[g.d[i].parent])) ||
+			    h.d[j].async != g.d[i].async ||
+			    h.d[j].dur[PH_SUSPEND] != (double)lround(g.d[i].dur[PH_SUSPEND] * 2) ||
+			    h.d[j].dur[PH_RESUME] != (double)lround(g.d[i].dur[PH_RESUME] * 2))
+				same = 0;
+		}
+		for (j = 0; j < g.n; j++)
+			free(nm[j]);
+	}
+	ok(same, "profile: round trip keeps names, parents, async flags, scaled durations");
+	i = graph_find(&h, "Fixed_MDIO_bus.0");
+	ok(i >= 0 && !strcmp(h.d[h.d[i].parent].name, "top-platform"),
+	   "profile: name sanitized ('Fixed MDIO bus.0' -> 'Fixed_MDIO_bus.0'), its root 'platform' -> 'top-platform'");
+	graph_free(&h);
+	graph_free(&g);
+	pmlog_free(&log);
+
+	/* uniqueness and length */
+	graph_init(&g);
+	graph_add_dev(&g, "PNP0C0B:00", "", "platform");
+	graph_add_dev(&g, "PNP0C0B:00", "", "LNXSYBUS:01");
+	graph_add_dev(&g, "a-very-long-device-name-with/slash-and-more", "", NULL);
+	graph_add_dev(&g, "a-very-long-device-name-with/slash-and-more", "", "x");
+	{
+		char *nm[8];
+
+		graph_resolve(&g);
+		ok(g.n == 7, "profile: 4 devices and 3 parent-only roots (got %d)", g.n);
+		sanitize_names(&g, nm);
+		ok(!strcmp(nm[0], "PNP0C0B:00") && !strcmp(nm[1], "PNP0C0B:00-2") &&
+		   strlen(nm[2]) == 31 && strlen(nm[3]) == 31 &&
+		   strcmp(nm[2], nm[3]) && !strchr(nm[2], '/'),
+		   "profile: names made unique and cut to 31 chars (%s, %s)", nm[2], nm[3]);
+		ok(!strncmp(nm[2], "top-a-very-long", 15) && !strncmp(nm[3], "a-very-long", 11) &&
+		   !strcmp(nm[4], "top-platform") && !strcmp(nm[5], "top-LNXSYBUS:01") &&
+		   !strcmp(nm[6], "top-x"),
+		   "profile: devices without a parent get 'top-' (%s, %s, %s)",
+		   nm[2], nm[4], nm[6]);
+		for (i = 0; i < g.n; i++)
+			free(nm[i]);
+	}
+	graph_free(&g);
+	{
+		struct graph t;
+		FILE *bf = tmpfile();
+
+		fputs("a\nb parent=nosuch\n", bf);
+		rewind(bf);
+		graph_init(&t);
+		ok(graph_from_topology(&t, bf, "bad", err, sizeof(err)) != 0 &&
+		   strstr(err, "bad:2") && strstr(err, "unknown parent"),
+		   "topology: unknown parent rejected with the line number (%s)", err);
+		fclose(bf);
+		graph_free(&t);
+	}
+}
+
+/* ------------------------------------------------------------ links, CLI */
+
+static void test_links_cli(void)
+{
+	char *l = logpath("links.txt"), *o = logpath("old_basic.txt");
+	char *a = xasprintf("--json --links '%s' '%s'", l, o), *out;
+	int st;
+
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"links_given\": true") && strstr(out, "\"links\": 3"),
+	   "links: 3 of 5 links used (unknown name and cycle refused)");
+	ok(strstr(out, "nosuchdev") && strstr(out, "would create a dependency cycle"),
+	   "links: skipped links are reported");
+	free(out);
+	free(a);
+	a = xasprintf("--json '%s'", o);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"links_given\": false"),
+	   "json: says when no links were given");
+	ok(strstr(out, "\"devices\": 11") && strstr(out, "\"phases\": {") &&
+	   strstr(out, "\"suspend_noirq\": {\"observed_ms\": 2.200") &&
+	   strstr(out, "\"predicted_ms\": {\"stock\": ") &&
+	   strstr(out, "\"sync\": ") && strstr(out, "\"6.12\": ") &&
+	   strstr(out, "\"mainline\": ") && strstr(out, "\"policy\": \"") &&
+	   strstr(out, "\"pm-async\": ") && strstr(out, "\"bound_ms\": ") &&
+	   strstr(out, "\"advice\": ["),
+	   "json: stable keys present");
+	free(out);
+	free(a);
+	a = xasprintf("--overhead-us 0 '%s'", o);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "suspend           112.500") &&
+	   strstr(out, "Critical path per phase"),
+	   "text: observed times next to the predictions");
+	free(out);
+	free(a);
+	free(l);
+	free(o);
+}
+
+/* ------------------------------------------------------------ policy, sysfs, options */
+
+static __printf(1, 2) int sh(const char *fmt, ...);
+static int sh(const char *fmt, ...)
+{
+	char cmd[4096];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return system(cmd);
+}
+
+static void test_cli_policy(void)
+{
+	char *o = logpath("old_basic.txt"), *a, *out;
+	int st;
+
+	if (sample) {
+		a = xasprintf("'%s'", sample);
+		out = run(a, &st);
+		ok(st == 0 && strstr(out, "policy    : stock = Linux 6.12 (kernel 3.15 < 6.16") &&
+		   strstr(out, "kernel    : 3.15.0-latest") &&
+		   strstr(out, "mainline   pm-async"),
+		   "cli: the skynet log's pm-graph header selects the 6.12 policy; mainline shown too");
+		free(out);
+		free(a);
+		a = xasprintf("--json --policy mainline '%s'", sample);
+		out = run(a, &st);
+		ok(st == 0 && strstr(out, "\"policy\": \"mainline\"") &&
+		   strstr(out, "\"policy_reason\": \"--policy\""),
+		   "cli: --policy mainline overrides the log's kernel");
+		free(out);
+		free(a);
+	} else {
+		skip("cli: skynet policy", "sample not found");
+		skip("cli: --policy", "sample not found");
+	}
+	a = xasprintf("--json '%s'", o);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"policy\": \"mainline\"") &&
+	   strstr(out, "no kernel version found") && strstr(out, "\"kernel\": null"),
+	   "cli: no kernel version in the log: mainline, and the reason says so");
+	free(out);
+	free(a);
+	free(o);
+}
+
+/*
+ * A fake sysfs: three links between devices of old_basic.txt (rtc0 supplies
+ * serio1; i8042 supplies ata1, SYNC_STATE_ONLY; rtc0 supplies serio0,
+ * dormant) and one to a device the log does not have.
+ */
+static void test_cli_sysfs(void)
+{
+	char dir[] = "/tmp/pmadv-sysfs.XXXXXX", *o = logpath("old_basic.txt");
+	char *a, *out;
+	int st;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "sysfs: temporary directory");
+		return;
+	}
+	st = sh("cd '%s' && mkdir -p sys/class/devlink && cd sys/class/devlink &&\n"
+		"mk() { mkdir \"$1\" &&\n"
+		"  ln -s \"../../../devices/x/$2\" \"$1/supplier\" &&\n"
+		"  ln -s \"../../../devices/x/y/$3\" \"$1/consumer\" &&\n"
+		"  echo $4 >\"$1/sync_state_only\" && echo $5 >\"$1/status\"; } &&\n"
+		"mk platform:rtc0--serio:serio1 rtc0 serio1 0 active &&\n"
+		"mk platform:i8042--ata:ata1 i8042 ata1 1 available &&\n"
+		"mk platform:rtc0--serio:serio0 rtc0 serio0 0 dormant &&\n"
+		"mk platform:rtc0--usb:nosuch rtc0 nosuch 0 active\n", dir);
+	a = xasprintf("--json --sysfs '%s/sys' '%s'", dir, o);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"links_given\": true") && strstr(out, "\"links\": 3") &&
+	   strstr(out, "1 naming devices not in the log"),
+	   "sysfs: 3 links read from class/devlink, 1 naming a device not in the log");
+	free(out);
+	free(a);
+	a = xasprintf("--sysfs '%s/nowhere' '%s'", dir, o);
+	out = run(a, &st);
+	ok(st == 1 && strstr(out, "--sysfs") && strstr(out, "class/devlink"),
+	   "sysfs: an unreadable --sysfs tree is an error naming it");
+	free(out);
+	free(a);
+
+	/* pm-async-measure's output directory: run.txt and links.txt */
+	sh("mkdir '%s/run' && cp '%s' '%s/run/cycle-001-async.log' && cd '%s/run' &&\n"
+	   "printf 'kernel 6.12.117-1~deb12u1\\ncycles 1\\n' >run.txt &&\n"
+	   "printf 'serio1\\trtc0\\t-\\nata1\\ti8042\\tsync_state_only\\n' >links.txt\n",
+	   dir, o, dir, dir);
+	a = xasprintf("--json '%s/run/cycle-001-async.log'", dir);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\"links\": 2") && strstr(out, "saved by pm-async-measure") &&
+	   strstr(out, "\"policy\": \"6.12\"") && strstr(out, "\"kernel\": \"6.12.117-1~deb12u1\""),
+	   "measure dir: links.txt and the kernel of run.txt are picked up");
+	free(out);
+	free(a);
+	sh("rm -rf '%s'", dir);
+	free(o);
+}
+
+/* every wrong option or value: exit 2, the option named */
+static void test_cli_options(void)
+{
+	static const struct {
+		const char *args, *want;
+	} c[] = {
+		{ "--max abc", "--max: 'abc' is not an integer" },
+		{ "--max -1", "--max: -1 is out of range" },
+		{ "--top x", "--top: 'x' is not an integer" },
+		{ "--top 3x", "--top: '3x' is not an integer" },
+		{ "--scale -3", "--scale: -3 is out of range" },
+		{ "--scale nan", "--scale: 'nan' is not a number" },
+		{ "--min-gain-ms 1e", "--min-gain-ms: '1e' is not a number" },
+		{ "--limit 0", "--limit: 0 is out of range" },
+		{ "--cycle 0", "--cycle: 0 is out of range" },
+		{ "--overhead-us ''", "--overhead-us: '' is not a number" },
+		{ "--policy 5.4", "--policy: '5.4' is not 6.12 or mainline" },
+		{ "--units ms", "--units: 'ms' is not" },
+		{ "--bogus", "unknown option --bogus" },
+		{ "-x", "unknown option -x" },
+		{ "--json --max", "--max needs a value" },
+		{ "summarize --limit x --label a", "summarize --limit: 'x' is not an integer" },
+		{ "summarize --label a --bogus", "summarize: unknown option --bogus" },
+	};
+	char *o = logpath("old_basic.txt");
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		/* the value-less case must end the command line */
+		char *a = strstr(c[i].args, "--json --max") ?
+			xasprintf("'%s' %s", o, c[i].args) :
+			xasprintf("%s '%s'", c[i].args, o);
+		int st;
+		char *out = run(a, &st);
+
+		if (!ok(st == 2 && strstr(out, c[i].want),
+			"options: '%s' exits 2 saying \"%s\"", c[i].args, c[i].want))
+			diag("got status %d: %s", st, strtok(out, "\n"));
+		free(out);
+		free(a);
+	}
+	free(o);
+}
+
+static void test_summarize(void)
+{
+	char *c1 = logpath("cyc1.txt"), *c2 = logpath("cyc2.txt");
+	char *fl = logpath("fail.txt"), *np = logpath("nopm.txt");
+	char *a = xasprintf("summarize --label A '%s' '%s' --label B '%s' '%s' '%s'",
+			    c1, c2, c1, fl, np), *out;
+	int st;
+
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "14.0 (+/- 1.4)") && strstr(out, "24.5 (+/- 1.4)"),
+	   "summarize: suspend 14.0 (+/- 1.4), resume 24.5 (+/- 1.4) over two cycles");
+	ok(strstr(out, "11.0 (+/- 1.4)") && strstr(out, "21.0 (+/- 1.4)"),
+	   "summarize: per-phase columns");
+	ok(strstr(out, "1-1: usb 1-1: PM: failed to suspend async: error -5") &&
+	   strstr(out, "suspend phase aborted"),
+	   "summarize: failing device of a failed cycle reported");
+	ok(!!strstr(out, "no usable PM lines"),
+	   "summarize: unusable log reported");
+	ok(strstr(out, "suspend CP (2/2 cycles): suspend: sd0 -> ata1") &&
+	   strstr(out, "resume CP (2/2 cycles): resume: ata1 -> sd0"),
+	   "summarize: critical path per label");
+	free(out);
+	free(a);
+	a = xasprintf("summarize --json --label A '%s' '%s'", c1, c2);
+	out = run(a, &st);
+	ok(st == 0 &&
+	   strstr(out, "\"suspend\": {\"n\": 2, \"mean_ms\": 14.000, \"sd_ms\": 1.414") &&
+	   strstr(out, "\"bound_ms\": {\"suspend\": {\"n\": 2, \"mean_ms\": 8.000"),
+	   "summarize --json: stats and bound (sd0 7 ms + ata1 1 ms)");
+	free(out);
+	free(a);
+	a = xasprintf("summarize --label F '%s'", fl);
+	out = run(a, &st);
+	ok(st == 2, "summarize: exit 2 when a label has no good cycle");
+	free(out);
+	free(a);
+	free(c1);
+	free(c2);
+	free(fl);
+	free(np);
+}
+
+/* ------------------------------------------------------------ shared sample */
+
+static void test_sample(void)
+{
+	struct pmlog log;
+	struct graph g;
+	struct units u;
+	struct sim_params p = { 256, 0, POL_612 };
+	char err[1024];
+	double stock, obs;
+	int n, side;
+	FILE *f = sample ? fopen(sample, "r") : NULL;
+
+	if (!f) {
+		skip("shared sample skynet_freeze_dmesg.txt", "sample not found");
+		skip("sample: parent relations", "sample not found");
+		skip("sample: stock suspend within 15% of observed", "sample not found");
+		skip("sample: stock suspend device time", "sample not found");
+		skip("sample: stock resume device time", "sample not found");
+		return;
+	}
+	fclose(f);
+	pmlog_parse_file(sample, 0, &log, err, sizeof(err));
+	detect_units(&log, 0, NULL, &u);
+	graph_init(&g);
+	graph_from_log(&g, &log, 0, u.scale);
+	graph_finalize(&g);
+	ok(log.ncb == 278 && g.n == 141 && g.pm_pid == 2804,
+	   "sample: 278 callbacks, 141 devices (129 + 12 parent-only), PM task 2804 (got %d, %d, %d)",
+	   log.ncb, g.n, g.pm_pid);
+	ok(!strcmp(parent_of(&g, "0:0:0:0"), "target0:0:0") &&
+	   !strcmp(parent_of(&g, "serio0"), "i8042") &&
+	   !strcmp(parent_of(&g, "usb1"), "0000:00:1a.0") &&
+	   !strcmp(parent_of(&g, "0000:00:1f.2"), "pci0000:00") &&
+	   g.d[graph_find(&g, "pci0000:00")].placeholder,
+	   "sample: parent relations");
+	/*
+	 * The log is Linux 3.15 (its pm-graph header says so), which queued
+	 * async work in list order with workers sleeping on completions,
+	 * like 6.12: the 6.12 policy is its stock.
+	 */
+	p.overhead_us = graph_overhead_from_log(&g, &log, 0, &n);
+	stock = sim_phase(&g, PH_SUSPEND, POL_612, NULL, &p, NULL) / 1e3;
+	obs = pmlog_observed(&log, 0, PH_SUSPEND, NULL);
+	diag("sample suspend: observed %.3f ms, stock %.3f ms (%+.2f%%)",
+	     obs, stock, (stock - obs) / obs * 100);
+	diag("sample: overhead %.2f us, scale %.3f", p.overhead_us, u.scale);
+	ok(near(obs, 864.689, EPS9) && fabs(stock - obs) / obs < 0.15,
+	   "sample: stock suspend prediction within 15%% of observed 864.689 ms");
+	for (side = 0; side < 2; side++) {
+		double o = 0, st = 0, ml = 0;
+		int ph;
+
+		for (ph = side ? PH_RESUME_NOIRQ : PH_SUSPEND;
+		     ph <= (side ? PH_RESUME : PH_SUSPEND_NOIRQ); ph++) {
+			o += pmlog_observed(&log, 0, ph, NULL);
+			st += sim_phase(&g, ph, POL_612, NULL, &p, NULL) / 1e3;
+			ml += sim_phase(&g, ph, POL_MAINLINE, NULL, &p, NULL) / 1e3;
+		}
+		diag("sample %s devices: observed %.3f ms, 6.12 %.3f ms (%+.2f%%)",
+		     side ? "resume" : "suspend", o, st, (st - o) / o * 100);
+		diag("sample %s devices: mainline %.3f ms", side ? "resume" : "suspend", ml);
+		ok(o > 0 && fabs(st - o) / o < 0.15,
+		   "sample: stock (6.12) %s device time within 15%% of observed",
+		   side ? "resume" : "suspend");
+	}
+	graph_free(&g);
+	pmlog_free(&log);
+}
+
+int main(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i + 1 < argc; i += 2) {
+		if (!strcmp(argv[i], "--logs"))
+			logdir = argv[i + 1];
+		else if (!strcmp(argv[i], "--tool"))
+			tool = argv[i + 1];
+		else if (!strcmp(argv[i], "--sample"))
+			sample = argv[i + 1];
+	}
+	printf("TAP version 13\n");
+	test_old_format();
+	test_new_format();
+	test_bad_input();
+	test_sim_seed();
+	test_sim_slots();
+	test_policy_seed();
+	test_policy_first_child();
+	test_policy_links();
+	test_policy_of_release();
+	test_advice();
+	test_profile();
+	test_links_cli();
+	test_cli_policy();
+	test_cli_sysfs();
+	test_cli_options();
+	test_summarize();
+	test_sample();
+	printf("1..%d\n", ntest);
+	if (nfail)
+		printf("# %d of %d tests failed\n", nfail, ntest);
+	return nfail ? 1 : 0;
+}

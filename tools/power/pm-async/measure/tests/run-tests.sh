@@ -1,0 +1,487 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Unit tests of pm-async-measure (TAP), on the host, on a fake sysfs tree
+# (PM_ASYNC_SYSFS) with a fake kernel log (PM_ASYNC_DMESG, PM_ASYNC_KMSG):
+# the log parsing (failing devices in every format, the cycle's part of the
+# log, the phase sums, the advisor's JSON) and the restoration of every
+# knob after a good run, a failed cycle and SIGINT, under each shell of
+# $MEASURE_SHELLS that is installed (default: dash, bash, busybox ash).
+#
+#   run-tests.sh [TOOL [ADVISE]]
+
+set -u
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOOL=${1:-$HERE/../pm-async-measure}
+ADVISE=${2:-$HERE/../../pm-async-advise}
+T=$(mktemp -d "${TMPDIR:-/tmp}/measure-test.XXXXXX")
+if [ -n "${KEEP:-}" ]; then echo "# files kept in $T"; else trap 'rm -rf "$T"' EXIT; fi
+n=0
+fails=0
+
+ok() { n=$((n + 1)); echo "ok $n - $*"; }
+nok()
+{
+	n=$((n + 1))
+	fails=$((fails + 1))
+	echo "not ok $n - $*"
+	[ -s "$T/out" ] && sed 's/^/# /' "$T/out" | tail -n 30
+}
+skip() { n=$((n + 1)); echo "ok $n - $* # SKIP"; }
+# check DESCRIPTION CONDITION: CONDITION is a shell command line (eval).
+check()
+{
+	if eval "$2"; then ok "$1"; else nok "$1"; fi
+}
+
+shells=""
+for s in ${MEASURE_SHELLS:-dash bash busybox}; do
+	command -v "$s" >/dev/null 2>&1 || continue
+	if [ "$s" = busybox ]; then shells="$shells busybox_sh"; else shells="$shells $s"; fi
+done
+[ -n "$shells" ] || shells=sh
+busybox_sh() { busybox sh "$@"; }
+has_advise=0
+[ -x "$ADVISE" ] && has_advise=1
+# Named on the command line (make test does), the advisor must be there:
+# its checks are not skipped then.
+if [ $# -ge 2 ] && [ $has_advise = 0 ]; then
+	echo "Bail out! pm-async-advise not found at $ADVISE"
+	exit 1
+fi
+
+echo "TAP version 13"
+
+# ------------------------------------------------------------ fixtures
+
+# A fake kernel log of one good cycle (the advisor's test log) and its
+# phase sums: suspend 10 + 1 + 2 = 13 ms, resume 3 + 0.5 + 20 = 23.5 ms.
+cat >"$T/good.txt" <<'EOF'
+[  100.000000] PM: suspend entry (deep)
+[  100.001000] disk sd0: PM: calling lab_suspend @ 50, parent: ata1
+[  100.008000] disk sd0: PM: lab_suspend returned 0 after 7000 usecs
+[  100.008100] ata ata1: PM: calling lab_suspend @ 51, parent: pci0
+[  100.009100] ata ata1: PM: lab_suspend returned 0 after 1000 usecs
+[  100.009200] kbd i8042: PM: calling lab_suspend @ 40, parent: none
+[  100.009300] kbd i8042: PM: lab_suspend returned 0 after 100 usecs
+[  100.010000] PM: suspend of devices complete after 10.000 msecs
+[  100.010100] PM: start suspend of devices complete after 10.100 msecs
+[  100.011000] PM: late suspend of devices complete after 1.000 msecs
+[  100.013000] PM: noirq suspend of devices complete after 2.000 msecs
+[  110.003000] PM: noirq resume of devices complete after 3.000 msecs
+[  110.003500] PM: early resume of devices complete after 0.500 msecs
+[  110.004000] kbd i8042: PM: calling lab_resume @ 40, parent: none
+[  110.004100] kbd i8042: PM: lab_resume returned 0 after 100 usecs
+[  110.004200] ata ata1: PM: calling lab_resume @ 52, parent: pci0
+[  110.014200] ata ata1: PM: lab_resume returned 0 after 10000 usecs
+[  110.014300] disk sd0: PM: calling lab_resume @ 53, parent: ata1
+[  110.023300] disk sd0: PM: lab_resume returned 0 after 9000 usecs
+[  110.023500] PM: resume of devices complete after 20.000 msecs
+[  110.030000] PM: suspend exit
+EOF
+# A failed one (6.x messages: dpm_run_callback, returned, failed to).
+cat >"$T/bad.txt" <<'EOF'
+[  200.000000] PM: suspend entry (deep)
+[  200.001000] disk sd0: PM: calling lab_suspend @ 50, parent: ata1
+[  200.002000] usb 1-1: PM: calling usb_dev_suspend [usbcore] @ 60, parent: usb1
+[  200.002500] usb 1-1: PM: dpm_run_callback(): usb_dev_suspend [usbcore] returns -5
+[  200.002510] usb 1-1: PM: usb_dev_suspend [usbcore] returned -5 after 500 usecs
+[  200.002520] usb 1-1: PM: failed to suspend async: error -5
+[  200.008000] disk sd0: PM: lab_suspend returned 0 after 7000 usecs
+[  200.008100] PM: suspend of devices aborted after 8.100 msecs
+[  200.008200] PM: Some devices failed to suspend, or early wake event detected
+[  200.018100] PM: resume of devices complete after 9.100 msecs
+[  200.018200] PM: suspend exit
+EOF
+
+# mkfake DIR: a sysfs tree with every knob the tool touches, all set to
+# values it changes, and a fake kernel log: DIR/klog takes the tool's
+# markers (PM_ASYNC_KMSG) and DIR/dmesg, called after each cycle, appends
+# the cycle's messages to it (good.txt, or bad.txt from cycle $FAIL_AT on,
+# whose "state" write fails: the file becomes a link to /dev/full) and
+# prints it.  At the call after cycle $HANG_AT it touches DIR/hanging and
+# sleeps 3 s (for SIGINT).  DIR/seen gets the knobs as they were at each
+# call (call 1 is the tool's check that dmesg works).
+SD=devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0	# the disk
+mkfake()
+{
+	F=$1
+	rm -rf "$F"
+	mkdir -p "$F/power" "$F/class/rtc/rtc0/device/power" \
+		"$F/devices/platform/i8042/power" \
+		"$F/devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0/power" \
+		"$F/devices/pci0000:00/0000:00:1d.0/usb1/1-1/power" \
+		"$F/devices/pci0000:00/0000:00:1a.0/usb2/1-1/power" \
+		"$F/devices/platform/serial8250/tty" # no power/async: not a device
+	# device links: i8042 supplies 0:0:0:0; 0000:00:1f.2 supplies the
+	# 1-1 under usb1, SYNC_STATE_ONLY and dormant
+	mkdir -p "$F/class/devlink/platform:i8042--scsi:0:0:0:0" \
+		"$F/class/devlink/pci:0000:00:1f.2--usb:1-1"
+	dl=$F/class/devlink
+	ln -s ../../../devices/platform/i8042 "$dl/platform:i8042--scsi:0:0:0:0/supplier"
+	ln -s "../../../devices/pci0000:00/0000:00:1f.2/ata1/host0/target0:0:0/0:0:0:0" \
+		"$F/class/devlink/platform:i8042--scsi:0:0:0:0/consumer"
+	echo 0 >"$F/class/devlink/platform:i8042--scsi:0:0:0:0/sync_state_only"
+	echo active >"$F/class/devlink/platform:i8042--scsi:0:0:0:0/status"
+	ln -s "../../../devices/pci0000:00/0000:00:1f.2" "$dl/pci:0000:00:1f.2--usb:1-1/supplier"
+	ln -s "../../../devices/pci0000:00/0000:00:1d.0/usb1/1-1" \
+		"$dl/pci:0000:00:1f.2--usb:1-1/consumer"
+	echo 1 >"$F/class/devlink/pci:0000:00:1f.2--usb:1-1/sync_state_only"
+	echo dormant >"$F/class/devlink/pci:0000:00:1f.2--usb:1-1/status"
+	echo "freeze mem disk" >"$F/power/state"
+	echo "[s2idle] deep" >"$F/power/mem_sleep"
+	echo 1 >"$F/power/pm_async"
+	echo 0 >"$F/power/pm_print_times"
+	echo 0 >"$F/power/pm_debug_messages"
+	echo "none core processors platform [devices] freezer" >"$F/power/pm_test"
+	: >"$F/class/rtc/rtc0/wakealarm"
+	echo disabled >"$F/class/rtc/rtc0/device/power/wakeup"
+	echo disabled >"$F/devices/platform/i8042/power/async"
+	echo disabled >"$F/$SD/power/async"
+	echo enabled >"$F/devices/pci0000:00/0000:00:1d.0/usb1/1-1/power/async"
+	echo enabled >"$F/devices/pci0000:00/0000:00:1a.0/usb2/1-1/power/async"
+	{
+		echo "[    1.000000] an old line before any marker"
+		echo "[    1.000001] PM: suspend of devices complete after 99.000 msecs"
+	} >"$F/klog"
+	echo 0 >"$F/calls"
+	echo "#!/bin/sh" >"$F/dmesg"
+	echo "F=$F SD=$SD" >>"$F/dmesg"
+	cat >>"$F/dmesg" <<'EOF'
+c=$(($(cat $F/calls) + 1))
+echo $c >$F/calls
+{
+	printf "call %s: state=%s" $c "$( [ -f $F/power/state ] && cat $F/power/state)"
+	for k in pm_async pm_print_times pm_debug_messages mem_sleep pm_test; do
+		printf ' %s=%s' $k "$(cat $F/power/$k)"
+	done
+	printf ' alarm=%s wakeup=%s i8042=%s sd=%s\n' "$(cat $F/class/rtc/rtc0/wakealarm)" \
+		"$(cat $F/class/rtc/rtc0/device/power/wakeup)" \
+		"$(cat $F/devices/platform/i8042/power/async)" \
+		"$(cat "$F/$SD/power/async")"
+} >>$F/seen
+cycle=$((c - 1))
+if [ $cycle -ge 1 ]; then
+	if [ -n "${HANG_AT:-}" ] && [ $cycle = "$HANG_AT" ]; then
+		: >$F/hanging
+		sleep 3
+	fi
+	if [ -n "${FAIL_AT:-}" ] && [ $cycle -ge "$FAIL_AT" ]; then
+		cat $F/bad.txt >>$F/klog
+	else
+		cat $F/good.txt >>$F/klog
+	fi
+	if [ -n "${FAIL_AT:-}" ] && [ $((cycle + 1)) = "$FAIL_AT" ]; then
+		rm -f $F/power/state
+		ln -s /dev/full $F/power/state
+	fi
+fi
+cat $F/klog
+EOF
+	chmod +x "$F/dmesg"
+	cp "$T/good.txt" "$T/bad.txt" "$F/"
+}
+
+# Every file of the tree with its content (the fake log files excluded).
+snapshot()
+{
+	(cd "$1" && find power class devices \( -type f -o -type l \) | sort | while read -r f; do
+		printf '%s=%s\n' "$f" "$(cat "$f" 2>/dev/null)"
+	done)
+}
+
+# The values a tree must have after the tool put everything back
+# (selection files hold the word that was selected, an alarm that was not
+# set is cleared with 0).
+restored_ok()
+{
+	F=$1
+	[ "$(cat "$F/power/pm_async")" = 1 ] &&
+	[ "$(cat "$F/power/pm_print_times")" = 0 ] &&
+	[ "$(cat "$F/power/pm_debug_messages")" = 0 ] &&
+	[ "$(cat "$F/power/mem_sleep")" = s2idle ] &&
+	[ "$(cat "$F/power/pm_test")" = devices ] &&
+	[ "$(cat "$F/class/rtc/rtc0/wakealarm")" = "${2:-0}" ] &&
+	[ "$(cat "$F/class/rtc/rtc0/device/power/wakeup")" = disabled ] &&
+	[ "$(cat "$F/devices/platform/i8042/power/async")" = disabled ] &&
+	[ "$(cat "$F/$SD/power/async")" = disabled ] || {
+		snapshot "$F" | grep -v -e '^devices/.*usb' -e 'state=' | sed 's/^/# now: /'
+		return 1
+	}
+}
+
+# run SHELL FAKE ARGS...: the tool on the fake tree, output in $T/out,
+# status in $rc.
+run()
+{
+	sh_=$1 F=$2
+	shift 2
+	PM_ASYNC_SYSFS=$F PM_ASYNC_KMSG=$F/klog PM_ASYNC_DMESG=$F/dmesg \
+		PM_ASYNC_ADVISE=${ADV-$ADVISE} PM_ASYNC_UID=${UIDX:-0} \
+		$sh_ "$TOOL" "$@" >"$T/out" 2>&1
+	rc=$?
+}
+
+grepq() { grep -q -e "$1" "$T/out"; }
+
+# ------------------------------------------------------------ log parsing
+
+devs() { $TOOL --failed-devices "$@" | tr '\n' ' '; }
+
+check "--failed-devices: 6.x log (dpm_run_callback, returned -5, failed to) names 1-1 once" \
+	'[ "$(devs "$T/bad.txt")" = "1-1 " ]'
+cat >"$T/old.txt" <<'EOF'
+<3>[ 12.1] PM: Device 0000:00:1d.0 failed to suspend async: error -16
+Dec 18 10:00:00 wind kernel: [ 12.2] PM: Device sd 0:0:0:0 failed to suspend: error -5
+EOF
+check "--failed-devices: old 'PM: Device X failed to' format, syslog prefix, a name with a blank" \
+	'[ "$(devs "$T/old.txt")" = "0000:00:1d.0 sd 0:0:0:0 " ]'
+cat >"$T/mixed.txt" <<'EOF'
+[    5.000000] [   T42]  serio0: PM: dpm_run_callback(): serio_suspend+0x0/0x20 returns -110
+[    5.000100] ahci 0000:00:1f.2: PM: ahci_pci_device_suspend returned -16 after 1200 usecs
+[    5.000200] sd 2:0:0:0: PM: calling scsi_bus_suspend @ 12, parent: target2:0:0
+[    5.000300] sd 2:0:0:0: PM: scsi_bus_suspend returned 0 after 3 usecs
+[    5.000400] PM: Some devices failed to suspend, or early wake event detected
+EOF
+check "--failed-devices: empty driver string, [T42] caller id, symbol offsets, returned -16; \
+returned 0 is no failure" \
+	'[ "$(devs "$T/mixed.txt")" = "serio0 0000:00:1f.2 " ]'
+check "--failed-devices: a good cycle has no failing device" '[ "$(devs "$T/good.txt")" = "" ]'
+check "--failed-devices: an unreadable log is an error" \
+	'! $TOOL --failed-devices "$T/nonexistent" >/dev/null 2>&1'
+
+# ------------------------------------------------------------ runs, per shell
+
+for sh_ in $shells; do
+	name=${sh_%_sh}
+	shcmd=$sh_
+	[ $sh_ = busybox_sh ] && shcmd="busybox sh"
+	F=$T/fake-$name
+	mkfake "$F"
+	before=$(snapshot "$F")
+	run $sh_ "$F" -n 2 --wake 7 --settle 0 -o "$T/out-$name" --variants sync,async,marked \
+		--mark-async i8042 0:0:0:0 --mark-sync usb1/1-1
+	check "$name: a mark path that is not a device is refused before anything is touched" \
+		'[ $rc = 1 ] && grepq "usb1/1-1: no power/async" &&
+			[ "$(snapshot "$F")" = "$before" ]'
+
+	mkfake "$F"
+	run $sh_ "$F" -n 2 --wake 7 --settle 0 -o "$T/out-$name" --variants sync,async,marked \
+		--mark-async i8042 0:0:0:0
+	check "$name: a run of 2 cycles x 3 variants exits 0" '[ $rc = 0 ]'
+	six="cycle-001-sync.log cycle-002-async.log cycle-003-marked.log"
+	six="$six cycle-004-sync.log cycle-005-async.log cycle-006-marked.log "
+	check "$name: six cycle logs, named by cycle and variant" \
+		'[ "$(cd "$T/out-$name" && ls cycle-*.log | tr "\n" " ")" = "$six" ]'
+	markers_ok()
+	{
+		for i in 1 2 3 4 5 6; do
+			f=$(ls "$T/out-$name"/cycle-00$i-*.log)
+			head -n 1 "$f" | grep -q "pm-async-measure .*: cycle $i [a-z]*$" || return 1
+			! grep -q "old line" "$f" || return 1
+			[ "$(grep -c "of devices complete" "$f")" = 7 ] || return 1
+			[ "$(grep -c "pm-async-measure" "$f")" = 1 ] || return 1
+		done
+	}
+	check "$name: each cycle log starts at its own marker (nothing from before it)" markers_ok
+	check "$name: progress line with the phase sums of the cycle (13.0 / 23.5 ms)" \
+		'grepq "cycle 1/6: sync (pm_async=0) ... suspend 13.0 ms, resume 23.5 ms"'
+	# What the fake kernel saw at each cycle (call 1 is the check of dmesg).
+	knobs="pm_print_times=1 pm_debug_messages=1 mem_sleep=deep pm_test=none alarm=+7"
+	check "$name: during a cycle: $knobs, rtc wakeup enabled" \
+		'[ "$(grep -c "state=mem pm_async=[01] $knobs wakeup=enabled" "$F/seen")" = 6 ]'
+	alt="0disableddisabled 1disableddisabled 1enabledenabled "
+	check "$name: pm_async alternates 0 1 1 and the marks apply to the marked cycles only" \
+		'[ "$(sed -n "2,7s/.*pm_async=\([01]\).* i8042=\([a-z]*\) sd=\([a-z]*\)/\1\2\3/p" \
+			"$F/seen" | tr "\n" " ")" = "$alt$alt" ]'
+	check "$name: every knob restored after a good run (pm_async, pm_print_times, $(:
+		)pm_debug_messages, mem_sleep, pm_test, wakealarm, rtc wakeup, power/async)" \
+		'restored_ok "$F"'
+	check "$name: the run says what it restored" \
+		'grepq "restored 9 setting(s): power/pm_print_times"'
+	if [ $has_advise = 1 ]; then
+		check "$name: the table has one row per variant with n=2, mean (+/- sd) columns" \
+			'grepq "^sync  *2  *13.0 (+/- 0.0)  *23.5 (+/- 0.0)" &&
+				grepq "^async  *2  *13.0 (+/- 0.0)" &&
+				grepq "^marked  *2  *13.0 (+/- 0.0)"'
+		check "$name: 'start suspend' (after the suspend phase in 6.x) does not split $(:
+			)cycles; summary names the raw logs" \
+			'! grepq "left out" &&
+				! grep -q "/sum/" "$T/out-$name/summary.txt" \
+					"$T/out-$name/summary.json" &&
+				grep -q "$T/out-$name/cycle-001-sync.log" \
+					"$T/out-$name/summary.json"'
+		check "$name: lower bound and critical path per variant; summary.txt and $(:
+			)summary.json written" \
+			'grepq "marked:  suspend bound 8.0" &&
+				grepq "suspend CP (2/2 cycles): suspend: sd0 -> ata1" &&
+				[ -s "$T/out-$name/summary.txt" ] &&
+				grep -q "\"good_cycles\": 2" "$T/out-$name/summary.json"'
+	else
+		skip "$name: table (no pm-async-advise at $ADVISE)"
+		skip "$name: bound and critical path (no pm-async-advise)"
+		skip "$name: start suspend line (no pm-async-advise)"
+	fi
+	check "$name: run.txt records the settings and marks" \
+		'grep -q "^variants sync async marked" "$T/out-$name/run.txt" &&
+			grep -q "^mark i8042 enabled" "$T/out-$name/run.txt"'
+	links="1-1|0000:00:1f.2|sync_state_only|dormant 0:0:0:0|i8042 "
+	check "$name: links.txt holds the device links of class/devlink with their flags" \
+		'[ "$(grep -v "^#" "$T/out-$name/links.txt" | tr "\t\n" "| ")" = "$links" ]'
+	if [ $has_advise = 1 ]; then
+		check "$name: the advisor on a cycle log of the run uses links.txt and the $(:
+			)kernel of run.txt" \
+			'"$ADVISE" --json "$T/out-$name/cycle-001-sync.log" >"$T/adv.json" 2>&1 &&
+			 grep -q "\"links_from\": \".*links.txt, saved by pm-async-measure\"" \
+				"$T/adv.json" &&
+			 grep -q "\"kernel_from\": \".*run.txt (pm-async-measure)\"" "$T/adv.json"'
+	else
+		skip "$name: advisor and links.txt (no pm-async-advise)"
+	fi
+
+	# A failed cycle: the third "state" write fails.
+	mkfake "$F"
+	FAIL_AT=3 run $sh_ "$F" -n 3 --wake 7 --settle 0 -o "$T/fail-$name" --mark-async i8042
+	check "$name: a failed cycle stops the run with status 1" \
+		'[ $rc = 1 ] && [ "$(grep -c "^call" "$F/seen")" = 4 ] && ! grepq "cycle 4/"'
+	check "$name: the failure names the write error and the failing device (1-1) from the log" \
+		'grepq "cycle 3 (sync): writing .mem. to .*/power/state failed: $(:
+			)\(No space left on device\|I/O error\)$" &&
+			grepq "failing device(s): 1-1" && grepq "failed to suspend async: error -5"'
+	check "$name: the failed cycle's log is kept, the good ones summarized" \
+		'[ -s "$T/fail-$name/cycle-003-sync.failed.log" ] &&
+			{ [ $has_advise = 0 ] || grepq "^marked  *1 "; }'
+	rm -f "$F/power/state"
+	check "$name: every knob restored after a failed cycle" 'restored_ok "$F"'
+
+	# SIGINT between cycles (while the log of cycle 2 is read).  A
+	# background job of a script starts with SIGINT ignored, which a shell
+	# cannot trap: env --default-signal (coreutils 8.31) undoes that.
+	if ! env --default-signal=INT true 2>/dev/null; then
+		skip "$name: SIGINT (no env --default-signal)"
+		skip "$name: knobs after SIGINT (no env --default-signal)"
+		continue
+	fi
+	mkfake "$F"
+	echo $(( $(date +%s) + 3600 )) >"$F/class/rtc/rtc0/wakealarm"
+	alarm=$(cat "$F/class/rtc/rtc0/wakealarm")
+	PM_ASYNC_SYSFS=$F PM_ASYNC_KMSG=$F/klog PM_ASYNC_DMESG=$F/dmesg PM_ASYNC_ADVISE=$ADVISE \
+		PM_ASYNC_UID=0 HANG_AT=2 env --default-signal=INT $shcmd "$TOOL" -n 5 --settle 0 \
+		-o "$T/int-$name" --mark-async 0:0:0:0 >"$T/out" 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -e "$F/hanging" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check "$name: SIGINT stops the run with status 130" \
+		'[ $rc = 130 ] && grepq "interrupted (INT)" && ! grepq "cycle 3/"'
+	check "$name: every knob restored after SIGINT, an armed wake alarm re-armed" \
+		'restored_ok "$F" "$alarm"'
+done
+
+# ------------------------------------------------------------ refusals
+
+F=$T/fake
+mkfake "$F"
+before=$(snapshot "$F")
+unchanged() { [ "$(snapshot "$F")" = "$before" ]; }
+
+UIDX=1000 run sh "$F" -n 1
+check "not root: a clear message, status 1, nothing touched" \
+	'[ $rc = 1 ] && grepq "needs root" && unchanged'
+
+rm "$F/class/rtc/rtc0/wakealarm"
+before=$(snapshot "$F")
+run sh "$F" -n 1
+check "no wake alarm: refuses to sleep, nothing touched" \
+	'[ $rc = 1 ] && grepq "no wake source.*refusing to sleep" && unchanged'
+run sh "$F" -n 1 --pm-test platform --settle 0 -o "$T/pmtest"
+check "--pm-test platform needs no wake alarm; pm_test set during the cycle and restored" \
+	'[ $rc = 0 ] && grep -q "pm_test=platform" "$F/seen" &&
+		[ "$(cat "$F/power/pm_test")" = devices ]'
+mkfake "$F"
+
+before=$(snapshot "$F")
+run sh "$F" --dry-run -n 3 --variants sync,async,marked --mark-async i8042 --mark-sync 0:0:0:0
+check "--dry-run: prints the plan (knobs, marks, cycles), touches nothing, writes no log" \
+	'[ $rc = 0 ] && grepq "would set .*/power/pm_print_times: .0. -> .1." &&
+		grepq "would set .*/devices/platform/i8042/power/async: .disabled. -> .enabled." &&
+		grepq "cycle 3/9 (marked): pm_async=1" && unchanged && [ ! -e "$F/seen" ] &&
+		[ "$(grep -c . "$F/klog")" = 2 ]'
+UIDX=1000 run sh "$F" --dry-run
+check "--dry-run works without root" '[ $rc = 0 ] && unchanged'
+
+run sh "$F" --mark-async 1-1
+check "an ambiguous device name is refused with the candidates, nothing touched" \
+	'[ $rc = 1 ] && grepq "1-1. is ambiguous" && grepq "usb2/1-1" && unchanged'
+run sh "$F" --dry-run --variants sync,marked --mark-async 1-1@usb2 /sys/devices/platform/i8042
+check "NAME@PARENT and /sys paths select a device" \
+	'[ $rc = 0 ] && grepq "1-1@usb2 = enabled (now enabled; .*/usb2/1-1)" &&
+		grepq "i8042/power/async: .disabled. -> .enabled."'
+run sh "$F" --mark-async nosuchdev
+check "an unknown device is refused" '[ $rc = 1 ] && grepq "nosuchdev.: no directory" && unchanged'
+
+cat >"$T/advice.json" <<'EOF'
+{"devices": 4,
+ "advice": [
+    {"device": "i8042", "saving_ms": 120.500, "suspend_side_ms": 120.500,
+     "sysfs": "/sys/devices/platform/i8042/power/async"},
+    {"device": "1-1@usb1", "saving_ms": 3.000, "suspend_side_ms": 3.0},
+    {"device": "0:0:0:0", "saving_ms": 0.010, "suspend_side_ms": 0.010}
+ ],
+ "best_set": {"max": 5, "devices": ["i8042"]}}
+EOF
+run sh "$F" --dry-run --from-advice "$T/advice.json"
+check "--from-advice: the advice devices saving >= 0.05 ms, NAME@PARENT resolved; variants \
+sync,marked" \
+	'[ $rc = 0 ] && grepq "i8042 = enabled" &&
+		grepq "1-1@usb1 = enabled (now enabled; .*/usb1/1-1)" && ! grepq "0:0:0:0 =" &&
+		grepq "per variant: sync, marked"'
+run sh "$F" --dry-run --from-advice "$T/advice.json" --advice-max 1
+check "--from-advice --advice-max 1 takes the first device only" \
+	'[ $rc = 0 ] && grepq "i8042 = enabled" && ! grepq "1-1@usb1 ="'
+echo '{"devices": 1}' >"$T/noadv.json"
+run sh "$F" --dry-run --from-advice "$T/noadv.json"
+check "--from-advice: a file without an advice array is an error" \
+	'[ $rc = 1 ] && grepq "no .advice. array"'
+
+echo "s2idle" >"$F/power/mem_sleep"
+before=$(snapshot "$F")
+run sh "$F" --dry-run
+check "default state: freeze when mem_sleep has no deep (with a warning about waking)" \
+	'[ $rc = 0 ] && grepq "of .freeze." && grepq "suspend-to-idle"'
+mkfake "$F"
+rm "$F/power/pm_print_times"
+before=$(snapshot "$F")
+run sh "$F" -n 1
+check "no pm_print_times: names CONFIG_PM_SLEEP_DEBUG, nothing touched" \
+	'[ $rc = 1 ] && grepq "CONFIG_PM_SLEEP_DEBUG" && unchanged'
+mkfake "$F"
+before=$(snapshot "$F")
+
+for a in "-n 0" "--cycles x" "--wake" "--frobnicate" "--variants sync,marked" \
+	"--variants bogus" "--state disk" "--mark-async"; do
+	# shellcheck disable=SC2086
+	run sh "$F" $a
+	check "usage error '$a': status 2, nothing touched" '[ $rc = 2 ] && unchanged'
+done
+# A bad number names the option as it was written.
+for a in "-n abc:-n: 'abc' is not a whole number" "--cycles 0:--cycles: 0 is out of range" \
+	"-n 99999999999:-n: 99999999999 is out of range" \
+	"--wake x:--wake: 'x' is not a whole number" \
+	"-w -5:-w: '-5' is not a whole number" "--wake 0:--wake: 0 is out of range" \
+	"--settle 1.5:--settle: '1.5' is not a whole number" "--advice-max x:--advice-max: 'x'" \
+	"--advice-min-ms 1e3:--advice-min-ms: '1e3' is not a number"; do
+	want=${a#*:}
+	# shellcheck disable=SC2086
+	run sh "$F" ${a%%:*}
+	check "bad value '${a%%:*}': status 2 naming the option, nothing touched" \
+		'[ $rc = 2 ] && grep -qF -e "$want" "$T/out" && unchanged'
+done
+run sh "$F" --help
+check "--help prints the usage" \
+	'[ $rc = 0 ] && grepq "usage: pm-async-measure" && grepq "--mark-async"'
+
+echo "1..$n"
+[ $fails = 0 ]

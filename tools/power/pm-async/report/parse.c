@@ -1,0 +1,591 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parser for the harness output: "=== cycle" ... "=== end" blocks holding
+ * the lab's topology and report files and the kernel's PM timing lines.
+ *
+ * Everything outside a block is boot noise and skipped.  Inside a block
+ * the lab formats are stable, so anything we do not understand is an
+ * error rather than something to guess around: a silently dropped line
+ * would skew the numbers without anyone noticing.
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+enum section { SEC_NONE, SEC_TOPOLOGY, SEC_REPORT, SEC_PM };
+
+struct parser {
+	const char *path;
+	int line;
+	char *err;
+	size_t errlen;
+	struct cycle *cur;
+	enum section sec;
+	unsigned int seen;	/* bit per section already started */
+	int seen_violations;	/* "violations N" read in this report */
+};
+
+static int perr(struct parser *p, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	n = snprintf(p->err, p->errlen, "%s:%d: ", p->path, line);
+	if (n < 0 || (size_t)n >= p->errlen)
+		return -1;
+	va_start(ap, fmt);
+	vsnprintf(p->err + n, p->errlen - n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+/* Split @s in place at blanks; returns the number of tokens. */
+static int split(char *s, char **tok, int max)
+{
+	int n = 0;
+
+	for (;;) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			return n;
+		if (n == max)
+			return max + 1;
+		tok[n++] = s;
+		while (*s && *s != ' ' && *s != '\t')
+			s++;
+		if (*s)
+			*s++ = '\0';
+	}
+}
+
+static int blank(const char *s)
+{
+	while (isspace((unsigned char)*s))
+		s++;
+	return !*s;
+}
+
+static struct cycle *cycle_new(const char *path, int line)
+{
+	struct cycle *c = xcalloc(1, sizeof(*c));
+
+	c->file = path;
+	c->line = line;
+	c->fam[0] = -1;
+	c->fam[1] = -1;
+	return c;
+}
+
+static void cycle_free(struct cycle *c)
+{
+	int i;
+
+	for (i = 0; i < c->nhdr; i++) {
+		free(c->hdr[i].key);
+		free(c->hdr[i].val);
+	}
+	for (i = 0; i < c->ndev; i++) {
+		free(c->dev[i].name);
+		free(c->dev[i].sup);
+	}
+	for (i = 0; i < NSLOT; i++)
+		free(c->chain[i]);
+	free(c->hdr);
+	free(c->dev);
+	free(c->names.slot);
+	free(c->cb);
+	free(c);
+}
+
+void input_free(struct input *in)
+{
+	int i;
+
+	for (i = 0; i < in->n; i++)
+		cycle_free(in->cyc[i]);
+	free(in->cyc);
+	in->cyc = NULL;
+	in->n = 0;
+	in->cap = 0;
+}
+
+static int header_required(struct parser *p, struct cycle *c)
+{
+	static const char *const req[] = { "kernel", "profile", "mode",
+					   "cycle" };
+	long long num;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(req); i++)
+		if (!hdr_get(c, req[i]))
+			return perr(p, c->line,
+				    "missing required header key '%s'",
+				    req[i]);
+	if (parse_ll(hdr_get(c, "cycle"), &num) || num < 0)
+		return perr(p, c->line, "bad cycle number '%s'",
+			    hdr_get(c, "cycle"));
+	c->number = num;
+	c->kernel = hdr_get(c, "kernel");
+	c->profile = hdr_get(c, "profile");
+	c->mode = hdr_get(c, "mode");
+	c->version = hdr_get(c, "version");
+	c->transition = hdr_get(c, "transition");
+	c->sync = !strcmp(c->mode, "sync");
+	return 0;
+}
+
+/* "=== cycle key=value ..." */
+static int parse_header(struct parser *p, char *args)
+{
+	struct cycle *c = cycle_new(p->path, p->line);
+	char *tok[256];
+	int n, i, cap = 0;
+
+	p->cur = c;
+	p->sec = SEC_NONE;
+	p->seen = 0;
+	p->seen_violations = 0;
+	n = split(args, tok, 255);
+	if (n > 255)
+		return perr(p, p->line, "too many header fields");
+	for (i = 0; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+
+		if (!eq || eq == tok[i] || !eq[1])
+			return perr(p, p->line,
+				    "header field '%s' is not key=value",
+				    tok[i]);
+		*eq = '\0';
+		if (hdr_get(c, tok[i]))
+			return perr(p, p->line, "duplicate header key '%s'",
+				    tok[i]);
+		GROW(c->hdr, c->nhdr, cap);
+		c->hdr[c->nhdr].key = xstrdup(tok[i]);
+		c->hdr[c->nhdr++].val = xstrdup(eq + 1);
+	}
+	return header_required(p, c);
+}
+
+static int find_dev(struct parser *p, const char *name)
+{
+	return nametab_find(&p->cur->names, p->cur->dev, name);
+}
+
+static int topo_suppliers(struct parser *p, struct dev *d, char *list)
+{
+	char *name, *save = NULL;
+	int cap = 0;
+
+	for (name = strtok_r(list, ",", &save); name;
+	     name = strtok_r(NULL, ",", &save)) {
+		int idx = find_dev(p, name);
+
+		/* The lab only links to devices that already exist. */
+		if (idx < 0)
+			return perr(p, p->line, "unknown supplier '%s'", name);
+		GROW(d->sup, d->nsup, cap);
+		d->sup[d->nsup++] = idx;
+	}
+	return 0;
+}
+
+static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
+{
+	static const char *const times[] = {
+		"suspend", "resume", "suspend_late", "resume_early",
+		"suspend_noirq", "resume_noirq",
+	};
+	long long num;
+	int fam, slot;
+	size_t i;
+
+	if (!strcmp(key, "parent")) {
+		d->parent = find_dev(p, val);
+		if (d->parent < 0)
+			return perr(p, p->line, "unknown parent '%s'", val);
+		return 0;
+	}
+	if (!strcmp(key, "async")) {
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return perr(p, p->line, "bad async value '%s'", val);
+		d->async = val[0] == '1';
+		return 0;
+	}
+	if (!strcmp(key, "suppliers"))
+		return topo_suppliers(p, d, val);
+	if (!strcmp(key, "fail")) {
+		if (strcmp(val, "none") &&
+		    (phase_lookup(val, &fam, &slot) || slot < 0))
+			return perr(p, p->line, "bad fail phase '%s'", val);
+		return 0;
+	}
+	for (i = 0; i < ARRAY_SIZE(times); i++) {
+		if (strcmp(key, times[i]))
+			continue;
+		if (parse_ll(val, &num) || num < 0)
+			return perr(p, p->line, "bad time '%s=%s'", key, val);
+		return 0;
+	}
+	return perr(p, p->line, "unknown topology key '%s'", key);
+}
+
+/* NAME [parent=P] [async=0|1] [suspend=US] ... [suppliers=A,B] [fail=X] */
+static int parse_topology(struct parser *p, char *line)
+{
+	struct cycle *c = p->cur;
+	char *tok[32], *hash = strchr(line, '#');
+	struct dev *d;
+	int n, i, s;
+
+	if (hash)
+		*hash = '\0';
+	n = split(line, tok, 31);
+	if (!n)
+		return 0;
+	if (n > 31)
+		return perr(p, p->line, "too many fields");
+	if (!valid_name(tok[0]))
+		return perr(p, p->line, "bad device name '%s'", tok[0]);
+	if (find_dev(p, tok[0]) >= 0)
+		return perr(p, p->line, "duplicate device '%s'", tok[0]);
+	GROW(c->dev, c->ndev, c->capdev);
+	d = &c->dev[c->ndev];
+	memset(d, 0, sizeof(*d));
+	d->name = xstrdup(tok[0]);
+	d->parent = -1;
+	d->async = 1;
+	for (s = 0; s < NSLOT; s++)
+		d->cb[s] = -1;
+	/* Count the device now so that cycle_free() releases its name. */
+	c->ndev++;
+	for (i = 1; i < n; i++) {
+		char *eq = strchr(tok[i], '=');
+
+		if (!eq || eq == tok[i])
+			return perr(p, p->line, "field '%s' is not key=value",
+				    tok[i]);
+		*eq = '\0';
+		if (topo_key(p, d, tok[i], eq + 1))
+			return -1;
+	}
+	d->depth = d->parent < 0 ? 0 : c->dev[d->parent].depth + 1;
+	nametab_add(&c->names, c->dev, c->ndev - 1);
+	return 0;
+}
+
+static int report_number(struct parser *p, const char *what, const char *s,
+			 long long min, long long *v)
+{
+	if (parse_ll(s, v) || *v < min)
+		return perr(p, p->line, "bad %s '%s'", what, s);
+	return 0;
+}
+
+/*
+ * Only one callback family per side is measured (the first one seen):
+ * a hibernation report may hold freeze and poweroff lines, and mixing
+ * them into one phase would be meaningless.
+ */
+static int family_ok(struct cycle *c, int fam, int slot)
+{
+	int side = slot_side(slot);
+
+	if (c->fam[side] < 0)
+		c->fam[side] = fam;
+	return c->fam[side] == fam;
+}
+
+static int report_store(struct parser *p, int dev, int slot, int fam,
+			long long v[4], int task)
+{
+	struct cycle *c = p->cur;
+	struct cb *cb;
+
+	if (slot < 0 || !family_ok(c, fam, slot))
+		return 0;
+	if (c->dev[dev].cb[slot] >= 0)
+		return perr(p, p->line, "duplicate report line for %s %s",
+			    c->dev[dev].name, phase_name(fam, slot));
+	GROW(c->cb, c->ncb, c->capcb);
+	cb = &c->cb[c->ncb];
+	cb->dev = dev;
+	cb->slot = slot;
+	cb->start = v[0];
+	cb->end = v[1];
+	cb->cpu = (int)v[2];
+	cb->result = (int)v[3];
+	cb->task = task;
+	cb->line = p->line;
+	c->dev[dev].cb[slot] = c->ncb++;
+	return 0;
+}
+
+/* NAME PHASE START_NS END_NS CPU task|worker RESULT */
+static int report_callback(struct parser *p, char **tok, int n)
+{
+	long long v[4];
+	int dev, fam, slot, task;
+
+	if (n != 7)
+		return perr(p, p->line, "report line needs 7 fields, got %d",
+			    n);
+	if (p->seen_violations)
+		return perr(p, p->line, "report line after 'violations'");
+	dev = find_dev(p, tok[0]);
+	if (dev < 0)
+		return perr(p, p->line, "unknown device '%s'", tok[0]);
+	if (phase_lookup(tok[1], &fam, &slot))
+		return perr(p, p->line, "unknown phase '%s'", tok[1]);
+	if (report_number(p, "start time", tok[2], 0, &v[0]) ||
+	    report_number(p, "end time", tok[3], 0, &v[1]) ||
+	    report_number(p, "cpu", tok[4], 0, &v[2]) ||
+	    report_number(p, "result", tok[6], -4095, &v[3]))
+		return -1;
+	if (v[1] < v[0])
+		return perr(p, p->line, "end time before start time");
+	if (v[2] > 65535 || v[3] > 0x7fffffff)
+		return perr(p, p->line, "cpu or result out of range");
+	if (!strcmp(tok[5], "task"))
+		task = 1;
+	else if (!strcmp(tok[5], "worker"))
+		task = 0;
+	else
+		return perr(p, p->line, "expected task or worker, got '%s'",
+			    tok[5]);
+	return report_store(p, dev, slot, fam, v, task);
+}
+
+static int parse_report(struct parser *p, char *line)
+{
+	char *tok[8];
+	long long v;
+	int n;
+
+	if (!strncmp(line, "violation:", 10)) {
+		if (!p->seen_violations)
+			return perr(p, p->line,
+				    "'violation:' before 'violations N'");
+		return 0;
+	}
+	n = split(line, tok, 7);
+	if (n && !strcmp(tok[0], "violations")) {
+		if (n != 2 || parse_ll(tok[1], &v) || v < 0 || v > 1000000000)
+			return perr(p, p->line, "bad violations line");
+		if (p->seen_violations)
+			return perr(p, p->line, "second violations line");
+		p->seen_violations = 1;
+		p->cur->violations = (int)v;
+		return 0;
+	}
+	return report_callback(p, tok, n);
+}
+
+/* Phase words of dpm_show_time(): "[noirq|late|early] VERB". */
+static int pm_phase(const char *w1, const char *w2, int *fam, int *slot)
+{
+	static const struct {
+		const char *verb;
+		int fam, resume;
+	} verbs[] = {
+		{ "suspend", FAM_SUSPEND, 0 }, { "resume", FAM_SUSPEND, 1 },
+		{ "freeze", FAM_FREEZE, 0 }, { "quiesce", FAM_FREEZE, 0 },
+		{ "thaw", FAM_FREEZE, 1 }, { "recover", FAM_FREEZE, 1 },
+		{ "hibernate", FAM_POWEROFF, 0 },
+		{ "poweroff", FAM_POWEROFF, 0 },
+		{ "restore", FAM_POWEROFF, 1 },
+	};
+	const char *verb = w2 ? w2 : w1, *level = w2 ? w1 : "";
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
+		if (strcmp(verb, verbs[i].verb))
+			continue;
+		*fam = verbs[i].fam;
+		if (!*level)
+			*slot = verbs[i].resume ? 5 : 0;
+		else if (!strcmp(level, "noirq"))
+			*slot = verbs[i].resume ? 3 : 2;
+		else if (!strcmp(level, verbs[i].resume ? "early" : "late"))
+			*slot = verbs[i].resume ? 4 : 1;
+		else
+			return -1;
+		return 0;
+	}
+	return -1;
+}
+
+/*
+ * "[   12.345678] PM: late suspend of devices complete after 1.234 msecs"
+ * Returns 1 and fills in the phase if @line has this form, 0 otherwise.
+ */
+int parse_pm_line(const char *line, int *fam, int *slot, double *ms,
+		  int *aborted)
+{
+	const char *pm = strstr(line, "PM: "), *of, *rest;
+	char words[64], *w1, *w2, *end;
+	size_t len;
+
+	if (!pm)
+		return 0;
+	pm += 4;
+	of = strstr(pm, " of devices ");
+	if (!of || of - pm >= (long)sizeof(words))
+		return 0;
+	len = of - pm;
+	memcpy(words, pm, len);
+	words[len] = '\0';
+	w1 = words;
+	w2 = strchr(words, ' ');
+	if (w2) {
+		*w2++ = '\0';
+		if (strchr(w2, ' '))
+			return 0;
+	}
+	if (pm_phase(w1, w2, fam, slot))
+		return 0;
+	rest = of + strlen(" of devices ");
+	if (!strncmp(rest, "complete after ", 15)) {
+		*aborted = 0;
+		rest += 15;
+	} else if (!strncmp(rest, "aborted after ", 14)) {
+		*aborted = 1;
+		rest += 14;
+	} else {
+		return 0;
+	}
+	if (!isdigit((unsigned char)*rest))
+		return 0;
+	*ms = strtod(rest, &end);
+	return !strncmp(end, " msecs", 6) && blank(end + 6);
+}
+
+/*
+ * Kernel log lines; unrelated ones are expected here and skipped.  If the
+ * harness dumped more log than this cycle's, the last line of a phase is
+ * the most recent one, so it wins.
+ */
+static int parse_pm(struct parser *p, char *line)
+{
+	struct cycle *c = p->cur;
+	int fam, slot, aborted;
+	double ms;
+
+	if (!parse_pm_line(line, &fam, &slot, &ms, &aborted))
+		return 0;
+	if (!family_ok(c, fam, slot))
+		return 0;
+	c->pm_ms[slot] = ms;
+	c->have_pm[slot] = 1;
+	c->pm_aborted[slot] = aborted;
+	return 0;
+}
+
+static int parse_section(struct parser *p, const char *name)
+{
+	static const char *const names[] = {
+		[SEC_TOPOLOGY] = "topology", [SEC_REPORT] = "report",
+		[SEC_PM] = "pm",
+	};
+	int s;
+
+	for (s = SEC_TOPOLOGY; s <= SEC_PM; s++) {
+		if (strcmp(name, names[s]))
+			continue;
+		if (p->seen & (1u << s))
+			return perr(p, p->line, "second '--- %s' section",
+				    name);
+		/* Report lines name devices, so the topology comes first. */
+		if (s == SEC_REPORT && !(p->seen & (1u << SEC_TOPOLOGY)))
+			return perr(p, p->line,
+				    "'--- report' before '--- topology'");
+		p->seen |= 1u << s;
+		p->sec = s;
+		return 0;
+	}
+	return perr(p, p->line, "unknown section '--- %s'", name);
+}
+
+static void cycle_add(struct input *in, struct cycle *c)
+{
+	GROW(in->cyc, in->n, in->cap);
+	in->cyc[in->n++] = c;
+}
+
+static int parse_in_block(struct parser *p, struct input *in, char *line)
+{
+	if (!strncmp(line, "===", 3)) {
+		char *tok[3];
+		int n = split(line, tok, 2);
+
+		if (n == 2 && !strcmp(tok[1], "end")) {
+			cycle_add(in, p->cur);
+			p->cur = NULL;
+			return 0;
+		}
+		return perr(p, p->line,
+			    "unexpected '%s' in cycle block of line %d (missing '=== end'?)",
+			    n > 1 ? tok[1] : "===", p->cur->line);
+	}
+	if (!strncmp(line, "--- ", 4))
+		return parse_section(p, line + 4 + strspn(line + 4, " "));
+	if (p->sec == SEC_PM)
+		return parse_pm(p, line);
+	if (blank(line))
+		return 0;
+	switch (p->sec) {
+	case SEC_TOPOLOGY:
+		return parse_topology(p, line);
+	case SEC_REPORT:
+		return parse_report(p, line);
+	default:
+		return perr(p, p->line, "line outside a '---' section");
+	}
+}
+
+static int parse_line(struct parser *p, struct input *in, char *line)
+{
+	size_t len = strlen(line);
+
+	/* Serial consoles add CRs; trailing blanks carry no meaning. */
+	while (len && isspace((unsigned char)line[len - 1]))
+		line[--len] = '\0';
+	if (p->cur)
+		return parse_in_block(p, in, line);
+	if (!strncmp(line, "=== cycle", 9) &&
+	    (line[9] == '\0' || line[9] == ' ' || line[9] == '\t'))
+		return parse_header(p, line + 9);
+	return 0;
+}
+
+/*
+ * Append the cycles of @f to @in.  On error, returns -1 with "FILE:LINE:
+ * reason" in @err; cycles of earlier complete blocks stay in @in.
+ */
+int parse_file(struct input *in, const char *path, FILE *f,
+	       char *err, size_t errlen)
+{
+	struct parser p = { .path = path, .err = err, .errlen = errlen };
+	char *line = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	while (getline(&line, &cap, f) >= 0) {
+		p.line++;
+		ret = parse_line(&p, in, line);
+		if (ret)
+			break;
+	}
+	if (!ret && ferror(f))
+		ret = perr(&p, p.line, "read error");
+	if (!ret && p.cur)
+		ret = perr(&p, p.cur->line,
+			   "cycle block not terminated by '=== end'");
+	if (p.cur)
+		cycle_free(p.cur);
+	free(line);
+	return ret;
+}

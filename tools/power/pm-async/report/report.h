@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * pm-async-report: summarise pm_async_test lab cycles collected by the
+ * QEMU harness (see Documentation/power/pm-async-lab.rst).
+ *
+ * Data flow: parse.c turns "=== cycle" blocks into struct cycle, graph.c
+ * adds per-phase critical paths and lower bounds, summary.c groups cycles
+ * into profiles and rows and computes statistics, and table.c, json.c and
+ * svg.c print them.
+ */
+#ifndef PM_ASYNC_REPORT_H
+#define PM_ASYNC_REPORT_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/*
+ * A transition has six measured phases ("slots"): three on the suspend
+ * side, three on the resume side, in the order they run.  prepare and
+ * complete are not measured.
+ */
+#define NSLOT		6
+#define SIDE_SUSPEND	0
+#define SIDE_RESUME	1
+#define slot_side(s)	((s) / 3)
+
+/*
+ * The callback names of a slot depend on the transition: a side uses one
+ * "family" of dev_pm_ops callbacks (suspend/resume, freeze/thaw or
+ * poweroff/restore), chosen by the first measured line of that side.
+ */
+enum family { FAM_SUSPEND, FAM_FREEZE, FAM_POWEROFF, NFAM };
+
+#define DEFAULT_LIMIT	256	/* async workqueue concurrency in 6.12 */
+#define AGGREGATE_MIN	200	/* SVG aggregates above this many devices */
+
+struct cb {
+	int dev;
+	int slot;
+	int64_t start, end;	/* ns, ktime_get() */
+	int cpu;
+	int task;		/* ran in the PM task, not a worker */
+	int result;
+	int line;
+};
+
+struct dev {
+	char *name;
+	int parent;		/* device index or -1 */
+	int async;
+	int depth;		/* length of the parent chain */
+	int *sup;		/* supplier device indices */
+	int nsup;
+	int cb[NSLOT];		/* index into cycle->cb or -1 */
+};
+
+struct kv {
+	char *key;
+	char *val;
+};
+
+struct nametab {
+	int *slot;		/* device index + 1, 0 = empty */
+	unsigned int cap;
+	unsigned int n;
+};
+
+struct cycle {
+	const char *file;
+	int line;		/* of the "=== cycle" header */
+	struct kv *hdr;
+	int nhdr;
+	const char *kernel, *profile, *mode, *version, *transition;
+	long number;
+	int sync;		/* mode=sync: every device ran synchronously */
+
+	struct dev *dev;
+	int ndev, capdev;
+	struct nametab names;
+	struct cb *cb;
+	int ncb, capcb;
+
+	int fam[2];		/* family per side, -1 until known */
+	double pm_ms[NSLOT];
+	int have_pm[NSLOT];
+	int pm_aborted[NSLOT];
+	int violations;
+
+	/* filled in by cycle_analyse() */
+	int complete;
+	double cp_ns[NSLOT];
+	double total_ns[NSLOT];	/* callbacks counted against LIMIT */
+	double bound_ns[NSLOT];
+	int *chain[NSLOT];	/* critical path, device indices, in order */
+	int nchain[NSLOT];
+	double side_ms[2];
+	double side_bound_ms[2];
+	double ratio[2];	/* NAN when the bound is 0 */
+};
+
+struct input {
+	struct cycle **cyc;
+	int n, cap;
+};
+
+/* util.c */
+#include "xalloc.h"
+int parse_ll(const char *s, long long *v);
+int valid_name(const char *s);
+int nametab_find(const struct nametab *t, const struct dev *dev,
+		 const char *name);
+void nametab_add(struct nametab *t, const struct dev *dev, int idx);
+const char *phase_name(int fam, int slot);
+int phase_lookup(const char *name, int *fam, int *slot);
+const char *cycle_phase_name(const struct cycle *c, int slot);
+const char *hdr_get(const struct cycle *c, const char *key);
+int sel_valid(const char *sel);
+int cycle_match(const struct cycle *c, const char *sel);
+const char *kernel_label(const char *kernel);
+
+/* grow a dynamic array so that arr[n] is valid (lib/xalloc.c) */
+#define GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
+
+/* parse.c */
+int parse_file(struct input *in, const char *path, FILE *f,
+	       char *err, size_t errlen);
+int parse_pm_line(const char *line, int *fam, int *slot, double *ms,
+		  int *aborted);
+void input_free(struct input *in);
+
+/* graph.c */
+void cycle_analyse(struct cycle *c, int limit, FILE *warn);
+void critical_path(struct cycle *c, int slot, int limit, FILE *warn);
+
+/* summary.c */
+struct stats {
+	int n;
+	double mean, sd, median, min, max;
+};
+
+struct row {
+	char *mode, *kernel;
+	int rank;
+	struct cycle **cyc;	/* complete cycles only */
+	int n, cap;
+	int incomplete;
+	int violations;
+	char *versions;
+	struct stats side[2], ratio[2], bound[2], phase[NSLOT];
+	const char *phname[NSLOT];
+};
+
+struct profile {
+	char *name;
+	char *versions;
+	struct row *row;
+	int nrow, caprow;
+	int ncycles, incomplete, violations;
+	const struct row *bound_row;	/* row the bound line is taken from */
+	const struct row *cp_row;
+	const struct cycle *cp_cyc[2];	/* per side, for the CP chains */
+	double over_stock[2];		/* patched/stock async, NAN if n/a */
+	const struct cycle *first;
+};
+
+struct summary {
+	struct profile *prof;
+	int nprof, capprof;
+	int limit;
+	char *versions;
+};
+
+void stat_compute(struct stats *st, const double *v, int n);
+void summarise(struct summary *s, struct cycle **cyc, int n, int limit);
+void summary_free(struct summary *s);
+char *row_label(const struct row *r, char *buf, size_t len);
+const struct row *profile_row(const struct profile *p, const char *mode,
+			      const char *kernel);
+
+/* table.c */
+void print_tables(FILE *out, const struct summary *s);
+void fmt_ms(char *buf, size_t len, double v);
+
+/* json.c */
+void print_json(FILE *out, const struct summary *s);
+
+/* svg.c */
+void write_svg(FILE *out, const struct cycle *c, int aggregate);
+
+#endif /* PM_ASYNC_REPORT_H */

@@ -1,0 +1,182 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Small helpers: number and name checks, the device name hash table and
+ * the phase name tables.  Allocation is in ../lib/xalloc.c.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+
+const char *const xalloc_name = "pm-async-report";
+
+/* Whole-string decimal integer; "12x", "" and overflow are rejected. */
+int parse_ll(const char *s, long long *v)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	return 0;
+}
+
+/* The lab's rule: 1 to 31 characters of [A-Za-z0-9_.:-]. */
+int valid_name(const char *s)
+{
+	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-");
+
+	return n >= 1 && n <= 31 && !s[n];
+}
+
+/* FNV-1a; names are short and the table only needs to be fast enough. */
+static unsigned int name_hash(const char *s)
+{
+	unsigned int h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h;
+}
+
+int nametab_find(const struct nametab *t, const struct dev *dev,
+		 const char *name)
+{
+	unsigned int i;
+
+	if (!t->cap)
+		return -1;
+	for (i = name_hash(name) & (t->cap - 1); t->slot[i];
+	     i = (i + 1) & (t->cap - 1)) {
+		if (!strcmp(dev[t->slot[i] - 1].name, name))
+			return t->slot[i] - 1;
+	}
+	return -1;
+}
+
+static void nametab_put(struct nametab *t, const struct dev *dev, int idx)
+{
+	unsigned int i = name_hash(dev[idx].name) & (t->cap - 1);
+
+	while (t->slot[i])
+		i = (i + 1) & (t->cap - 1);
+	t->slot[i] = idx + 1;
+}
+
+/* Keep the load factor at most 1/2 so probe sequences stay short. */
+void nametab_add(struct nametab *t, const struct dev *dev, int idx)
+{
+	if (2 * (t->n + 1) > t->cap) {
+		struct nametab old = *t;
+		unsigned int i;
+
+		t->cap = old.cap ? 2 * old.cap : 64;
+		t->slot = xcalloc(t->cap, sizeof(*t->slot));
+		for (i = 0; i < old.cap; i++)
+			if (old.slot[i])
+				nametab_put(t, dev, old.slot[i] - 1);
+		free(old.slot);
+	}
+	nametab_put(t, dev, idx);
+	t->n++;
+}
+
+static const char *const phase_names[NFAM][NSLOT] = {
+	[FAM_SUSPEND] = { "suspend", "suspend_late", "suspend_noirq",
+			  "resume_noirq", "resume_early", "resume" },
+	[FAM_FREEZE] = { "freeze", "freeze_late", "freeze_noirq",
+			 "thaw_noirq", "thaw_early", "thaw" },
+	[FAM_POWEROFF] = { "poweroff", "poweroff_late", "poweroff_noirq",
+			   "restore_noirq", "restore_early", "restore" },
+};
+
+const char *phase_name(int fam, int slot)
+{
+	return phase_names[fam < 0 ? FAM_SUSPEND : fam][slot];
+}
+
+/*
+ * Map a dev_pm_ops callback name to its family and slot.  prepare and
+ * complete are valid but not measured: slot -1.  Returns -1 if unknown.
+ */
+int phase_lookup(const char *name, int *fam, int *slot)
+{
+	int f, s;
+
+	if (!strcmp(name, "prepare") || !strcmp(name, "complete")) {
+		*fam = -1;
+		*slot = -1;
+		return 0;
+	}
+	for (f = 0; f < NFAM; f++) {
+		for (s = 0; s < NSLOT; s++) {
+			if (!strcmp(name, phase_names[f][s])) {
+				*fam = f;
+				*slot = s;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+const char *cycle_phase_name(const struct cycle *c, int slot)
+{
+	return phase_name(c->fam[slot_side(slot)], slot);
+}
+
+const char *hdr_get(const struct cycle *c, const char *key)
+{
+	int i;
+
+	for (i = 0; i < c->nhdr; i++)
+		if (!strcmp(c->hdr[i].key, key))
+			return c->hdr[i].val;
+	return NULL;
+}
+
+/* A selector is "key=value[,key=value...]" with non-empty keys. */
+int sel_valid(const char *sel)
+{
+	const char *p = sel;
+
+	for (;;) {
+		const char *comma = strchr(p, ',');
+		const char *eq = strchr(p, '=');
+
+		if (!eq || eq == p || (comma && eq > comma))
+			return 0;
+		if (!comma)
+			return 1;
+		p = comma + 1;
+	}
+}
+
+/* Every key=value of @sel must equal the cycle's header value. */
+int cycle_match(const struct cycle *c, const char *sel)
+{
+	char *copy = xstrdup(sel), *tok, *save = NULL;
+	int match = 1;
+
+	for (tok = strtok_r(copy, ",", &save); tok && match;
+	     tok = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(tok, '=');
+		const char *val;
+
+		*eq = '\0';
+		val = hdr_get(c, tok);
+		match = val && !strcmp(val, eq + 1);
+	}
+	free(copy);
+	return match;
+}
+
+/* The harness says "patched"; tables say what it is. */
+const char *kernel_label(const char *kernel)
+{
+	return strcmp(kernel, "patched") ? kernel : "pm-async";
+}
