@@ -1852,7 +1852,7 @@ static void pat_transition_begin(void)
 	pat_churn_start();
 	mutex_unlock(&pat_lock);
 	if (READ_ONCE(pat_watchdog_s))
-		queue_delayed_work(system_unbound_wq, &pat_watchdog,
+		queue_delayed_work(system_dfl_wq, &pat_watchdog,
 				   msecs_to_jiffies(READ_ONCE(pat_watchdog_s) *
 						    MSEC_PER_SEC));
 }
