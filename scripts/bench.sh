@@ -17,7 +17,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-profiles=${BENCH_PROFILES:-laptop phone wide chain zero}
+profiles=${BENCH_PROFILES:-laptop phone wide chain zero wakeup nopm-parent}
 cycles=${BENCH_CYCLES:-10}
 rounds=${BENCH_ROUNDS:-2}
 warmup=${BENCH_WARMUP:-1}

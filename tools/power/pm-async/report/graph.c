@@ -244,6 +244,9 @@ static int list_missing(const struct cycle *c, FILE *out)
 	int d, s, n = 0;
 
 	for (d = 0; d < c->ndev; d++) {
+		/* pm=0: the PM core runs none of its callbacks. */
+		if (c->dev[d].no_pm)
+			continue;
 		for (s = 0; s < NSLOT; s++) {
 			if (c->dev[d].cb[s] >= 0)
 				continue;

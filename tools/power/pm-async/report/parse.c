@@ -215,6 +215,12 @@ static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
 		d->async = val[0] == '1';
 		return 0;
 	}
+	if (!strcmp(key, "pm")) {
+		if (strcmp(val, "0") && strcmp(val, "1"))
+			return perr(p, p->line, "bad pm value '%s'", val);
+		d->no_pm = val[0] == '0';
+		return 0;
+	}
 	if (!strcmp(key, "suppliers"))
 		return topo_suppliers(p, d, val);
 	if (!strcmp(key, "fail")) {
@@ -233,7 +239,7 @@ static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
 	return perr(p, p->line, "unknown topology key '%s'", key);
 }
 
-/* NAME [parent=P] [async=0|1] [suspend=US] ... [suppliers=A,B] [fail=X] */
+/* NAME [parent=P] [async=0|1] [suspend=US] ... [suppliers=A,B] [fail=X] [pm=0|1] */
 static int parse_topology(struct parser *p, char *line)
 {
 	struct cycle *c = p->cur;

@@ -48,6 +48,7 @@ struct dev {
 	char *name;
 	int parent;		/* device index or -1 */
 	int async;
+	int no_pm;		/* pm=0: takes no part in PM, has no callbacks */
 	int depth;		/* length of the parent chain */
 	int *sup;		/* supplier device indices */
 	int nsup;

@@ -423,6 +423,41 @@ static int t_chain3(void)
 	return ok;
 }
 
+/*
+ * The chain of 3 with a pm=0 child under c (a wakeup source's wakeupN):
+ * it has no callbacks, adds no edge and is not missing; CP 6 ms as before.
+ */
+static int t_no_pm(void)
+{
+	static const char text[] = HDR("async")
+		"--- topology\na\nb parent=a\nc parent=b\nw parent=c async=0 pm=0\n"
+		"--- report\n"
+		"c suspend 0 3000000 0 worker 0\n"
+		"b suspend 3000000 5000000 1 worker 0\n"
+		"a suspend 5000000 6000000 0 worker 0\n"
+		"violations 0\n=== end\n";
+	char *warn = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&warn, &len);
+	struct input in;
+	struct cycle *c;
+	int ok;
+
+	CHECK(f);
+	c = parse_text(&in, text, 256, f);
+	fclose(f);
+	CHECK(c && warn);
+	ok = c->ndev == 4 && c->dev[3].no_pm && !c->dev[2].no_pm &&
+	     NEAR(c->cp_ns[0], 6 * MS) && chain_is(c, 0, "c b a") &&
+	     strstr(warn, "missing report line a suspend_late") &&
+	     !strstr(warn, "w suspend");
+	if (!ok)
+		printf("# warnings: %s", warn);
+	free(warn);
+	input_free(&in);
+	return ok;
+}
+
 /* Children 4, 7, 5 ms in parallel, then p 2 ms: CP 9 ms via y. */
 static int t_parallel_children(void)
 {
@@ -946,6 +981,7 @@ static const struct {
 } cases[] = {
 	{ "chain of 3: critical path and bound", t_chain3 },
 	{ "parent with 3 children in parallel", t_parallel_children },
+	{ "pm=0 device: no callbacks, not missing, no edges", t_no_pm },
 	{ "supplier link across subtrees", t_supplier_link },
 	{ "sync-order edges change the critical path", t_sync_order },
 	{ "LIMIT: 6 equal callbacks, limit 2 vs 256", t_limit },
