@@ -205,6 +205,16 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 			}
 			if (!strcmp(tok, "fail"))
 				continue;	/* failure injection: not modelled */
+			if (!strcmp(tok, "pm")) {
+				/* pm=0 devices (no PM at all): not modelled */
+				if (strcmp(eq, "1")) {
+					snprintf(err, errlen, "%s:%d: pm=%s: only devices that take part in PM (pm=1) are modelled",
+						 name, lineno, eq);
+					rc = -1;
+					break;
+				}
+				continue;
+			}
 			if (!strcmp(tok, "async")) {
 				if (strcmp(eq, "0") && strcmp(eq, "1")) {
 					snprintf(err, errlen, "%s:%d: async must be 0 or 1",

@@ -716,6 +716,20 @@ static void test_profile(void)
 		fclose(bf);
 		graph_free(&t);
 	}
+	{
+		struct graph t;
+		FILE *bf = tmpfile();
+
+		fputs("a pm=1\nw parent=a async=0 pm=0\n", bf);
+		rewind(bf);
+		graph_init(&t);
+		ok(graph_from_topology(&t, bf, "nopm", err, sizeof(err)) != 0 &&
+		   strstr(err, "nopm:2") && strstr(err, "pm=0"),
+		   "topology: pm=1 accepted, a pm=0 device rejected as not modelled (%s)",
+		   err);
+		fclose(bf);
+		graph_free(&t);
+	}
 }
 
 /* ------------------------------------------------------------ links, CLI */
