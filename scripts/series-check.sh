@@ -36,6 +36,15 @@ kmake() { make -s -C "$src" O="$obj" CC="$cc" LOCALVERSION=-series-check "$@"; }
 
 problems=0
 bad() { say "FAIL: $*"; problems=$((problems + 1)); }
+# scripts/kernel-doc is Perl up to 6.15 and Python from 6.16 on.
+kdoc()
+{
+	if head -n 1 scripts/kernel-doc | grep -q python; then
+		python3 scripts/kernel-doc "$@"
+	else
+		perl scripts/kernel-doc "$@"
+	fi
+}
 
 n=0
 for p in "$series"/0*.patch; do
@@ -48,18 +57,24 @@ for p in "$series"/0*.patch; do
 		bad "$name does not apply with git am"
 		break
 	fi
-	out=$("$src/scripts/checkpatch.pl" --strict -q --no-summary "$p" 2>&1 |
+	# The Debian tree has no upstream history, so the commit ids that
+	# changelogs cite (Fixes:, "commit ... (...)") cannot be looked up
+	# here; they were checked against the linux-pm list archive.
+	out=$("$src/scripts/checkpatch.pl" --strict -q --no-summary \
+		--ignore UNKNOWN_COMMIT_ID "$p" 2>&1 |
 		grep -v 'spdxcheck.py\|from ply import\|ModuleNotFoundError\|Traceback\|File ".*spdxcheck' || true)
 	[ -z "$out" ] || { echo "$out" | sed 's/^/    /'; bad "$name: checkpatch --strict"; }
 	# kernel-doc: only warnings the patch adds count (main.c, device.h
-	# and others already have some); line numbers are left out to compare.
+	# and others already have some); file names and line numbers are left
+	# out to compare ("FILE:LINE: warning: ..." in Perl's kernel-doc,
+	# "Warning: FILE:LINE ..." in the Python one of 6.16 and later).
 	files=$(git -C "$src" diff-tree -r --no-commit-id --name-only --diff-filter=AM HEAD -- '*.c' '*.h')
 	for f in $files; do
 		git -C "$src" show "HEAD~1:$f" >"$dir/kd.old" 2>/dev/null || : >"$dir/kd.old"
-		(cd "$src" && perl scripts/kernel-doc -none -Wall "$dir/kd.old" 2>&1) |
-			sed 's/^[^ ]*:[0-9]*: //' | sort >"$dir/kd.before"
-		(cd "$src" && perl scripts/kernel-doc -none -Wall "$f" 2>&1) |
-			sed 's/^[^ ]*:[0-9]*: //' | sort >"$dir/kd.after"
+		(cd "$src" && kdoc -none -Wall "$dir/kd.old" 2>&1) |
+			sed -E 's/^([A-Za-z]+: )?[^ ]*:[0-9]+:? /\1/' | sort -u >"$dir/kd.before"
+		(cd "$src" && kdoc -none -Wall "$f" 2>&1) |
+			sed -E 's/^([A-Za-z]+: )?[^ ]*:[0-9]+:? /\1/' | sort -u >"$dir/kd.after"
 		kd=$(comm -13 "$dir/kd.before" "$dir/kd.after")
 		[ -z "$kd" ] || { echo "$kd" | sed 's/^/    /'; bad "$name: new kernel-doc warnings in $f"; }
 	done

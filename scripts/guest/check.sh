@@ -92,8 +92,11 @@ dmesg_clean()
 	fi
 }
 
-set -- ${*:-kselftest kunit reliability measure replay dmesg}
-for s in "$@"; do
+# The stream names, copied into a variable before the loop: in this
+# busybox ash, a loop over "$@" once went on with a mangled name
+# ("replaykselftest") and started over after a long stream.
+streams=${*:-kselftest kunit reliability measure replay dmesg}
+for s in $streams; do
 	case $s in
 	kselftest)
 		if [ -f $ksft ]; then

@@ -763,7 +763,7 @@ static int pat_link_add(struct pat_dev *consumer, struct pat_dev *supplier)
 {
 	struct pat_link *lk;
 
-	lk = kzalloc(sizeof(*lk), GFP_KERNEL);
+	lk = kzalloc_obj(*lk);
 	if (!lk)
 		return -ENOMEM;
 	lk->link = device_link_add(&consumer->dev, &supplier->dev,
@@ -832,7 +832,7 @@ static struct pat_dev *pat_alloc(const struct pat_entry *e,
 	struct pat_dev *pd;
 	int ret;
 
-	pd = kzalloc(sizeof(*pd), GFP_KERNEL);
+	pd = kzalloc_obj(*pd);
 	if (!pd)
 		return ERR_PTR(-ENOMEM);
 	strscpy(pd->name, e->name);

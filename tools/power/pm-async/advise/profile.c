@@ -208,7 +208,8 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 			if (!strcmp(tok, "pm")) {
 				/* pm=0 devices (no PM at all): not modelled */
 				if (strcmp(eq, "1")) {
-					snprintf(err, errlen, "%s:%d: pm=%s: only devices that take part in PM (pm=1) are modelled",
+					snprintf(err, errlen,
+						 "%s:%d: pm=%s: only devices that take part in PM (pm=1) are modelled",
 						 name, lineno, eq);
 					rc = -1;
 					break;

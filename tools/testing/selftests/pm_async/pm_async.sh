@@ -556,7 +556,8 @@ no_pm_result()
 			ktap_print_msg "late start, as expected (PM_ASYNC_XFAIL=no_pm)"
 			late=0
 		else
-			ktap_print_msg "started early, but PM_ASYNC_XFAIL=no_pm expects a late start"
+			ktap_print_msg "started early," \
+				"but PM_ASYNC_XFAIL=no_pm expects a late start"
 			late=1
 		fi
 	fi
