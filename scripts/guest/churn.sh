@@ -158,12 +158,47 @@ while [ $r -lt "$rounds" ]; do
 done
 kill $LOADERS 2>/dev/null
 
-# A fixed case, independent of the random rounds: a sync supplier whose
-# consumer is deleted while the consumer's own suspend callback runs.  The
-# consumer's link is gone when the consumer finishes, so the supplier is
-# never told; the PM core must still suspend it (in order: its only
-# consumer is gone) and finish the phase.  With pm_async=0 every device is
-# sync.  The lab's watchdog is shortened: the case takes a few seconds.
+# The fixed cases, independent of the random rounds.
+#
+# fixed_start TOPO CHURN: load TOPO, arm CHURN and run one transition under
+# a shortened lab watchdog (a fixed case takes a few seconds); status 1 if
+# the topology or the churn cannot be set up.  A failed transition sets err.
+fixed_start()
+{
+	rl_load "$1" && echo "$2" >$LAB/churn || return 1
+	echo 45 >$LAB/watchdog
+	KERNEL_BAD=0
+	rl_cycle freeze || { echo "# the transition failed"; err=1; }
+}
+
+# fixed_end: no kernel report, the next cycle (with the topology as it is
+# now) succeeds; the watchdog back to the campaign's.
+fixed_end()
+{
+	[ $KERNEL_BAD = 0 ] || err=1
+	cat $LAB/state >"$T/state.base"
+	cat $LAB/topology >"$T/topo"
+	rl_good_cycle || { echo "# the next cycle failed"; err=1; }
+	echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
+}
+
+# fixed_result DESC: a case whose churn came at the wrong moment (a starved
+# vCPU) did not test what it should: a counted skip if nothing else went
+# wrong.
+fixed_result()
+{
+	if [ $err = 0 ] && [ -n "$mistimed" ]; then
+		rl_skip "$1" "$mistimed: not tested"
+	else
+		rl_result $err "$1"
+	fi
+}
+
+# A sync supplier whose consumer is deleted while the consumer's own
+# suspend callback runs.  The consumer's link is gone when the consumer
+# finishes, so the supplier is never told; the PM core must still suspend
+# it (in order: its only consumer is gone) and finish the phase.  With
+# pm_async=0 every device is sync.
 fixed_case()
 {
 	err=0 mistimed=""
@@ -171,16 +206,10 @@ fixed_case()
 	echo "# [churn] $desc"
 	echo 0 >/sys/power/pm_async
 	printf 'vs async=0\nvc async=0 suppliers=vs suspend=4000000\n' >"$T/fixed.topo"
-	if rl_load "$T/fixed.topo" && echo "1500000 vc" >$LAB/churn; then
-		echo 45 >$LAB/watchdog
-		KERNEL_BAD=0
-		rl_cycle freeze || { echo "# the transition failed"; err=1; }
+	if fixed_start "$T/fixed.topo" "1500000 vc"; then
 		set -- $(cat $LAB/churn)
 		[ "$1" = done ] || { echo "# churn: $*"; err=1; }
-		# vc was prepared (it took part) and vs's suspend came after;
-		# otherwise (the removal came before vs's prepare: a starved
-		# vCPU) the case did not test what it should: a counted skip
-		# if nothing else went wrong.
+		# vc was prepared (it took part) and vs's suspend came after.
 		awk -v t="${4:-0}" '$1 == "vs" && $2 == "prepare" { p = $4 }
 			$1 == "vs" && $2 == "suspend" { s = $3 }
 			END { exit !(p < t && t < s) }' $RPT ||
@@ -189,20 +218,14 @@ fixed_case()
 		mv "$T/topo.rest" "$T/topo"
 		rl_check_report good || err=1
 		grep -v '^vc ' "$T/state.base" | cmp -s - $LAB/state || { echo "# device state differs"; err=1; }
-		[ $KERNEL_BAD = 0 ] || err=1
-		cat $LAB/state >"$T/state.base"
-		rl_good_cycle || { echo "# the next cycle failed"; err=1; }
-		echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
+		fixed_end
 	else
 		err=1
 	fi
 	echo 1 >/sys/power/pm_async
-	if [ $err = 0 ] && [ -n "$mistimed" ]; then
-		rl_skip "$desc" "$mistimed: not tested"
-	else
-		rl_result $err "$desc"
-	fi
+	fixed_result "$desc"
 }
+
 # A device added during suspend under a parent that is already prepared:
 # it takes no part in the transition, but the parent waits for it in each
 # suspend phase it has left.  n is added while the sync s suspends (the
@@ -220,13 +243,9 @@ added_case()
 	fi
 	echo 1 >/sys/power/pm_async
 	printf 'p suspend=1000\nv\ns async=0 suspend=800000\n' >"$T/added.topo"
-	if rl_load "$T/added.topo" && echo "200000 v n parent=p" >$LAB/churn; then
-		echo 45 >$LAB/watchdog
-		KERNEL_BAD=0
-		rl_cycle freeze || { echo "# the transition failed"; err=1; }
+	if fixed_start "$T/added.topo" "200000 v n parent=p"; then
 		set -- $(cat $LAB/churn)
 		[ "$1" = done ] && [ "${8:-1}" = 0 ] || { echo "# churn: $*"; err=1; }
-		# n must come after p's prepare and before p's suspend.
 		awk -v t="${7:-0}" '$1 == "p" && $2 == "prepare" { q = $4 }
 			$1 == "p" && $2 == "suspend_late" { s = $3 }
 			END { exit !(q < t && t < s) }' $RPT ||
@@ -234,19 +253,11 @@ added_case()
 		grep -v '^v ' "$T/topo" >"$T/topo.rest"
 		mv "$T/topo.rest" "$T/topo"
 		RL_IGNORE=n rl_check_report good || err=1
-		[ $KERNEL_BAD = 0 ] || err=1
-		cat $LAB/state >"$T/state.base"
-		cat $LAB/topology >"$T/topo"
-		rl_good_cycle || { echo "# the next cycle failed"; err=1; }
-		echo $((RL_TIMEOUT + 30)) >$LAB/watchdog
+		fixed_end
 	else
 		err=1
 	fi
-	if [ $err = 0 ] && [ -n "$mistimed" ]; then
-		rl_skip "$desc" "$mistimed: not tested"
-	else
-		rl_result $err "$desc"
-	fi
+	fixed_result "$desc"
 }
 if [ "${CHURN_FIXED:-1}" != 0 ]; then
 	fixed_case
