@@ -281,13 +281,15 @@ struct pat_rec {
  * @bind: A driver is bound to the device (``driver=``).
  * @direct_complete: Runtime PM enabled and suspended, prepare returns 1
  *	(``direct_complete=1``): the PM core may skip every other callback.
- * @smart_suspend: The driver sets DPM_FLAG_SMART_SUSPEND; the callbacks
- *	come from the driver, so the PM core may skip the late and noirq ones.
+ * @smart_suspend: The driver sets DPM_FLAG_SMART_SUSPEND and runtime PM is
+ *	enabled (and suspended); the callbacks come from the driver, so the PM
+ *	core may skip the late and noirq ones.
  * @may_skip_resume: The driver sets DPM_FLAG_MAY_SKIP_RESUME; the callbacks
  *	come from the driver, so the PM core may skip the noirq and early
  *	resume ones.
  * @jitter_us: Up to this many microseconds, drawn anew for every callback,
  *	are added to each callback time.
+ * @seq: Creation number, from 1: the PM core's list is in creation order.
  * @nr_waits: Number of entries in @waits.
  * @waits: device_pm_wait_for_dev() calls of the device's callbacks.
  * @gone: Churn removed the device during this transition: the checks of
@@ -317,6 +319,7 @@ struct pat_dev {
 	bool smart_suspend;
 	bool may_skip_resume;
 	u32 jitter_us;
+	u64 seq;
 	unsigned int nr_waits;
 	struct pat_wait waits[PAT_MAX_WAITS];
 	struct pat_rec rec[PAT_NR_CBS];
@@ -428,6 +431,8 @@ static unsigned int pat_cap;
 /* All links in creation order.  Protected by pat_lock. */
 static LIST_HEAD(pat_links);
 static unsigned int pat_nr_links;
+/* Devices ever created, for &pat_dev.seq.  Protected by pat_lock. */
+static u64 pat_seq;
 
 /*
  * The task that started the last transition.  Set by the PM notifier before
@@ -664,7 +669,11 @@ static bool pat_wait_matches(int armed, enum pat_cb cb)
  * call returns 0 for an async @pd (which always waits, whatever pm_async
  * says), the device waited for must have finished this phase, as a parent
  * or supplier must on the resume side and a child or consumer on the
- * suspend side.  Prepare and complete have no such order.
+ * suspend side, if the wait goes with the PM core's list: on the suspend
+ * side for a device created after @pd, on the resume side for one created
+ * before.  A wait against the list gives no order (the PM core may not
+ * have re-armed the completion of that device yet) and with pm_async=0
+ * never returns.  Prepare and complete have no such order.
  */
 static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 {
@@ -680,7 +689,8 @@ static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 			continue;
 		ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
 		if (ret || pd->sync || !desc->level ||
-		    device_pm_not_required(&t->dev))
+		    device_pm_not_required(&t->dev) ||
+		    (desc->kind == PAT_KIND_SUSPEND) != (t->seq > pd->seq))
 			continue;
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
 		if (smp_load_acquire(&t->gone))
@@ -1109,6 +1119,7 @@ static struct pat_dev *pat_alloc(const struct pat_entry *e,
 /* Enter an added device in the lab's tables; pat_devs[] has room for it. */
 static void pat_track(struct pat_dev *pd)
 {
+	pd->seq = ++pat_seq;
 	pat_devs[pat_ndevs++] = pd;
 	hash_add(pat_hash, &pd->hnode, pat_name_hash(pd->name));
 	if (pd->parent)
@@ -1135,8 +1146,12 @@ static int pat_create(const struct pat_entry *e)
 		return ret;
 	}
 	pat_track(pd);
-	/* Runtime PM status is "suspended" from device_initialize() on. */
-	if (pd->direct_complete)
+	/*
+	 * Runtime PM status is "suspended" from device_initialize() on; the
+	 * PM core only uses direct_complete and smart suspend with runtime
+	 * PM enabled.
+	 */
+	if (pd->direct_complete || pd->smart_suspend)
 		pm_runtime_enable(&pd->dev);
 
 	for (i = 0, s = e->suppliers; i < e->nr_suppliers;
