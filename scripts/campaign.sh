@@ -28,6 +28,9 @@
 #   hazards HAZ_KERNELS ("stock patched", one after the other unless
 #           CAMPAIGN_PARALLEL=1), HAZ_SEEDS ("1-200"), HAZ_CYCLES (10 per
 #           seed), HAZ_MAXDEV (300), HAZ_CHUNK (seeds per boot, 25),
+#           HAZ_MODE (hazards; hazards-dc also makes direct_complete
+#           suppliers of links the PM core does not wait for, which breaks
+#           mainline itself),
 #           RL_TIMEOUT (the lab's watchdog is RL_TIMEOUT + 30 s; default
 #           90 here).  Rule: every seed that stock finishes, patched
 #           finishes, with no violation; a seed that fails or hangs prints
@@ -67,7 +70,7 @@ mkdir -p "$out"
 
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
-for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV \
+for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE \
 	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done
@@ -120,7 +123,7 @@ hazard_topology()
 	ndev=$(echo "$line" | sed -n 's/.* ndev=\([0-9]*\) .*/\1/p')
 	scale=$(echo "$line" | sed -n 's/.* scale=\([0-9]*\)% .*/\1/p')
 	[ -x "$gen" ] && [ -n "$ndev" ] && [ -n "$scale" ] || return 0
-	"$gen" "$seed" "$ndev" hazards | awk -v pct="$scale" '
+	"$gen" "$seed" "$ndev" "${HAZ_MODE:-hazards}" | awk -v pct="$scale" '
 	/^[ \t]*#/ || NF == 0 { next }
 	{
 		for (i = 2; i <= NF; i++)

@@ -21,6 +21,7 @@
 #
 #   HAZ_CYCLES   cycles per seed (default 10)
 #   HAZ_MAXDEV   largest topology (default 300)
+#   HAZ_MODE     the generator's mode: hazards (default) or hazards-dc
 #
 # One TAP line per seed, "@@SEED-DONE SEED" after each; "# SUMMARY ..." at
 # the end.
@@ -50,7 +51,7 @@ rl_init
 for seed in "$@"; do
 	set -- $(haz_params "$seed")
 	ndev=$1 scale=$2
-	desc="hazards: seed=$seed ndev=$ndev scale=$scale% cycles=$cycles"
+	desc="hazards: seed=$seed ndev=$ndev scale=$scale% cycles=$cycles${HAZ_MODE:+ mode=$HAZ_MODE}"
 	echo "# [hazards] $desc"
 	err=0
 	RL_SCALE=$scale rl_topo "haz:$seed:$ndev" "$T/in.topo" && rl_load "$T/in.topo" || err=1

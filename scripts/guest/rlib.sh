@@ -358,7 +358,7 @@ rl_topo()
 		seed=${1#haz:}
 		ndev=${seed#*:}
 		seed=${seed%%:*}
-		$GEN "$seed" "$ndev" hazards >"$2.raw" || return 1
+		$GEN "$seed" "$ndev" "${HAZ_MODE:-hazards}" >"$2.raw" || return 1
 		;;
 	*/*) cp "$1" "$2.raw" || return 1 ;;
 	*) cp "$PROFILES/$1.topo" "$2.raw" || return 1 ;;

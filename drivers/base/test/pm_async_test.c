@@ -505,10 +505,12 @@ static bool pat_suspend_done(struct pat_dev *c, unsigned int level)
 	 * the completion this device waited for, so only a PM core that did
 	 * not wait races with these reads, and then a violation is due.
 	 */
-	return data_race(c->direct_complete ?
-			 pi->direct_complete && pi->is_suspended :
-			 level == 2 ? pi->is_late_suspended :
-			 pi->is_noirq_suspended);
+	return data_race((c->direct_complete && pi->direct_complete &&
+			  pi->is_suspended) ||
+			 (c->smart_suspend && level == 2 &&
+			  pi->is_late_suspended) ||
+			 (c->smart_suspend && level == 3 &&
+			  pi->is_noirq_suspended));
 }
 
 /*
@@ -680,6 +682,7 @@ static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 	const struct pat_cb_desc *desc = &pat_cbs[cb];
 	struct pat_dev *t;
 	unsigned int i;
+	bool in_order;
 	int ret;
 	u32 st;
 
@@ -688,9 +691,11 @@ static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 		if (!t || !pat_wait_matches(pd->waits[i].cb, cb))
 			continue;
 		ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
-		if (ret || pd->sync || !desc->level ||
-		    device_pm_not_required(&t->dev) ||
-		    (desc->kind == PAT_KIND_SUSPEND) != (t->seq > pd->seq))
+		/* Does the wait go with the PM core's list? */
+		in_order = desc->kind == PAT_KIND_SUSPEND ? t->seq > pd->seq :
+			   t->seq < pd->seq;
+		if (ret || pd->sync || !desc->level || !in_order ||
+		    device_pm_not_required(&t->dev))
 			continue;
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
 		if (smp_load_acquire(&t->gone))

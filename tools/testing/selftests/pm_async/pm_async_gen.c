@@ -2,7 +2,7 @@
 /*
  * pm_async_gen - print a random device topology for the pm_async_test lab
  *
- *   pm_async_gen SEED [NDEV [hazards]]
+ *   pm_async_gen SEED [NDEV [hazards|hazards-dc]]
  *
  * The output is a topology in the format of
  * /sys/kernel/debug/pm_async_test/topology (Documentation/power/
@@ -21,7 +21,13 @@
  * devices, resume-side ones for earlier devices, prepare and complete for
  * any), direct_complete devices, DPM_FLAG_SMART_SUSPEND and
  * DPM_FLAG_MAY_SKIP_RESUME drivers and jitter.  Without it the output is
- * the same as before those keys existed.
+ * the same as before those keys existed.  "hazards" leaves out one
+ * combination that breaks mainline 7.3 itself: a direct_complete supplier
+ * of a link the PM core does not wait for (SYNC_STATE_ONLY, dormant).  Its
+ * consumer may suspend after the supplier was direct-completed and then
+ * clears the supplier's power.direct_complete, so the PM core runs the
+ * supplier's late, noirq and resume callbacks although its suspend
+ * callback never ran.  "hazards-dc" makes that combination too.
  *
  * The same SEED always gives the same output: the generator has its own
  * PRNG (splitmix64) and does not depend on libc's rand().  Every key is
@@ -98,7 +104,7 @@ static int parse_uint(const char *s, unsigned long long max,
 
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: pm_async_gen SEED [NDEV [hazards]]\n"
+	fprintf(stderr, "usage: pm_async_gen SEED [NDEV [hazards|hazards-dc]]\n"
 		"  print a random pm_async_test topology of NDEV devices (default %d, at most %d);\n"
 		"  with \"hazards\", with drivers, managed, dormant and SYNC_STATE_ONLY links,\n"
 		"  device waits, direct_complete, smart suspend, skipped resume and jitter\n",
@@ -123,14 +129,16 @@ static void print_name(const char *key, unsigned int idx, int *first)
 
 /*
  * The hazard keys of device @i of @ndev, after its suppliers (the @nsup in
- * @sup); @nopm and @bound describe the devices decided so far.
+ * @sup); @nopm, @bound and @dc describe the devices decided so far; @all
+ * allows direct_complete suppliers of links the PM core does not wait for.
  */
 static void print_hazards(unsigned int i, unsigned int ndev,
 			  const unsigned int *sup, unsigned int nsup,
-			  const unsigned char *nopm, const unsigned char *bound)
+			  const unsigned char *nopm, const unsigned char *bound,
+			  unsigned char *dc, int all)
 {
 	unsigned int j, k, n, s, picked[MAX_SUPPLIERS];
-	int first, dup;
+	int first, dup, unwaited = 0;
 
 	if (nopm[i])
 		printf(" pm=0");
@@ -143,7 +151,9 @@ static void print_hazards(unsigned int i, unsigned int ndev,
 	if (i > 0 && prng_pct(15)) {
 		for (k = 1 + prng_below(2); k; k--) {
 			s = prng_below(i);
-			for (dup = nopm[s], j = 0; j < nsup; j++)
+			/* A dormant link to a direct_complete supplier. */
+			for (dup = nopm[s] || (!all && dc[s] && !bound[s]), j = 0;
+			     j < nsup; j++)
 				dup |= sup[j] == s;
 			for (j = 0; j < n; j++)
 				dup |= picked[j] == s;
@@ -165,6 +175,7 @@ static void print_hazards(unsigned int i, unsigned int ndev,
 			if (dup)
 				continue;
 			picked[n++] = s;
+			unwaited = 1;
 			print_name("sync_consumers", s, &first);
 		}
 	}
@@ -197,7 +208,8 @@ static void print_hazards(unsigned int i, unsigned int ndev,
 		}
 	}
 
-	if (!nopm[i] && prng_pct(10))
+	dc[i] = !nopm[i] && prng_pct(10) && (all || !unwaited);
+	if (dc[i])
 		printf(" direct_complete=1");
 	if (bound[i] && !nopm[i] && prng_pct(12))
 		printf(" smart_suspend=1");
@@ -212,7 +224,7 @@ int main(int argc, char **argv)
 	unsigned long long seed, ndev = DEFAULT_NDEV;
 	unsigned int parent, *hubs, nhubs = 0;
 	unsigned int i, j, k, nsup, sup[MAX_SUPPLIERS];
-	unsigned char *nopm, *bound;
+	unsigned char *nopm, *bound, *dc;
 	int dup, hazards = 0;
 
 	if (argc < 2 || argc > 4 || parse_uint(argv[1], UINT64_MAX, &seed))
@@ -220,22 +232,26 @@ int main(int argc, char **argv)
 	if (argc >= 3 && (parse_uint(argv[2], MAX_NDEV, &ndev) || !ndev))
 		die_usage();
 	if (argc == 4) {
-		if (strcmp(argv[3], "hazards"))
+		if (!strcmp(argv[3], "hazards"))
+			hazards = 1;
+		else if (!strcmp(argv[3], "hazards-dc"))
+			hazards = 2;
+		else
 			die_usage();
-		hazards = 1;
 	}
 
 	hubs = calloc(ndev, sizeof(*hubs));
 	nopm = calloc(ndev, 1);
 	bound = calloc(ndev, 1);
-	if (!hubs || !nopm || !bound) {
+	dc = calloc(ndev, 1);
+	if (!hubs || !nopm || !bound || !dc) {
 		perror("pm_async_gen");
 		return 1;
 	}
 
 	prng_state = seed;
 	printf("# pm_async_gen seed=%llu ndev=%llu%s\n", seed, ndev,
-	       hazards ? " hazards" : "");
+	       hazards ? hazards == 2 ? " hazards-dc" : " hazards" : "");
 
 	for (i = 0; i < ndev; i++) {
 		unsigned int r = prng_below(100);
@@ -287,12 +303,14 @@ int main(int argc, char **argv)
 		for (j = 0; j < nsup; j++)
 			printf("%sg%u", j ? "," : " suppliers=", sup[j]);
 		if (hazards)
-			print_hazards(i, ndev, sup, nsup, nopm, bound);
+			print_hazards(i, ndev, sup, nsup, nopm, bound, dc,
+				      hazards == 2);
 		putchar('\n');
 	}
 
 	free(hubs);
 	free(nopm);
 	free(bound);
+	free(dc);
 	return ferror(stdout) || fflush(stdout) ? 1 : 0;
 }
