@@ -295,6 +295,10 @@ struct pat_rec {
  * @gone: Churn removed the device during this transition: the checks of
  *	other devices skip it.  Set with smp_store_release() by the churn
  *	thread before the device is deleted.
+ * @moved: Churn moves the device to another parent during this transition
+ *	(``move=``): the checks between it and its parents, old and new, are
+ *	skipped.  Set with smp_store_release() by the churn thread before
+ *	device_move().
  * @rec: Records of the last transition, indexed by &enum pat_cb.
  *
  * The lists and @parent only change under &pat_lock outside transitions.
@@ -314,6 +318,7 @@ struct pat_dev {
 	atomic_t running;
 	bool sync;
 	bool gone;
+	bool moved;
 	bool bind;
 	bool direct_complete;
 	bool smart_suspend;
@@ -536,6 +541,9 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
 		if (smp_load_acquire(&c->gone) || device_pm_not_required(&c->dev))
 			continue;
+		/* Pairs with smp_store_release() in pat_churn_change(). */
+		if (smp_load_acquire(&c->moved))
+			continue;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
 		if (!pat_suspend_done(c, level))
@@ -573,6 +581,7 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 	unsigned int level = desc->level;
 	struct pat_link *lk;
 	struct pat_dev *s;
+	bool moved;
 	u32 st;
 
 	if (pat_level(state) != level &&
@@ -581,7 +590,9 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 			      pat_state_names[pat_level(state)]);
 
 	s = pd->parent;
-	if (s && !device_pm_not_required(&s->dev)) {
+	/* Pairs with smp_store_release() in pat_churn_change(). */
+	moved = smp_load_acquire(&pd->moved);
+	if (s && !device_pm_not_required(&s->dev) && !moved) {
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&s->state);
 		if (pat_level(st) >= level)
@@ -1971,10 +1982,17 @@ static const struct file_operations pat_fail_fops = {
  * @del_start: ktime_get() before the device's links were deleted.
  * @del_end: ktime_get() after device_del() returned.
  * @add_end: ktime_get() after device_add() of @newpd returned.
- * @add_result: What device_add() returned for @newpd.
+ * @add_result: What device_add() returned for @newpd, or device_move() or
+ *	device_link_add() (0 or -EINVAL) for the other operations.
+ * @op: What the thread does to @name (&enum pat_churn_op).
+ * @other: The new parent (``move=``) or the supplier (``link=``,
+ *	``unlink=``).
+ * @otherpd: The device named by @other, resolved when the transition
+ *	starts.
+ * @lk: The link to add (allocated, not yet added) or to delete.
  *
  * Protected by &pat_lock, except that the churn thread owns @victim,
- * @newpd and the times from its start until kthread_stop() returns.
+ * @newpd, @lk and the times from its start until kthread_stop() returns.
  */
 struct pat_churn {
 	bool armed;
@@ -1982,6 +2000,10 @@ struct pat_churn {
 	char name[PAT_NAME_MAX + 1];
 	char newname[PAT_NAME_MAX + 1];
 	char parent[PAT_NAME_MAX + 1];
+	u8 op;
+	char other[PAT_NAME_MAX + 1];
+	struct pat_dev *otherpd;
+	struct pat_link *lk;
 	struct task_struct *task;
 	struct pat_dev *victim;
 	struct pat_dev *newpd;
@@ -1993,7 +2015,53 @@ struct pat_churn {
 	int add_result;
 };
 
+/* What churn does: remove (and add), move, add a link, delete a link. */
+enum pat_churn_op {
+	PAT_CHURN_DEL,
+	PAT_CHURN_MOVE,
+	PAT_CHURN_LINK,
+	PAT_CHURN_UNLINK,
+};
+
+static const char * const pat_churn_ops[] = {
+	[PAT_CHURN_DEL]		= "",
+	[PAT_CHURN_MOVE]	= "move",
+	[PAT_CHURN_LINK]	= "link",
+	[PAT_CHURN_UNLINK]	= "unlink",
+};
+
 static struct pat_churn pat_churn;
+
+/*
+ * Move, link or unlink for the churn thread.  The checks skip the moved
+ * device's parent relations and the deleted link; the link added is not
+ * in the lab's lists before settling, so no check looks at it.
+ */
+static void pat_churn_change(struct pat_churn *c, struct pat_dev *pd)
+{
+	switch (c->op) {
+	case PAT_CHURN_MOVE:
+		/* Pairs with smp_load_acquire() in the checks. */
+		smp_store_release(&pd->moved, true);
+		/* The mark is visible before the PM core can see the move. */
+		smp_mb();
+		c->add_result = device_move(&pd->dev, &c->otherpd->dev,
+					    DPM_ORDER_NONE);
+		break;
+	case PAT_CHURN_LINK:
+		c->lk->link = device_link_add(&pd->dev, &c->otherpd->dev,
+					      DL_FLAG_STATELESS);
+		c->add_result = c->lk->link ? 0 : -EINVAL;
+		break;
+	case PAT_CHURN_UNLINK:
+		/* Pairs with smp_load_acquire() in the checks. */
+		smp_store_release(&c->lk->gone, true);
+		/* The mark is visible before the PM core can see the removal. */
+		smp_mb();
+		device_link_del(c->lk->link);
+		break;
+	}
+}
 
 /*
  * The churn thread: it is a kernel thread and not freezable, so it keeps
@@ -2008,6 +2076,11 @@ static int pat_churn_fn(void *data)
 
 	pat_delay(c->delay_us);
 	c->del_start = ktime_get_ns();
+	if (c->op != PAT_CHURN_DEL) {
+		pat_churn_change(c, pd);
+		c->del_end = ktime_get_ns();
+		goto wait;
+	}
 	list_for_each_entry(lk, &pd->suppliers, c_node) {
 		/* Pairs with smp_load_acquire() in pat_check_resume(). */
 		smp_store_release(&lk->gone, true);
@@ -2036,6 +2109,7 @@ static int pat_churn_fn(void *data)
 		c->add_end = ktime_get_ns();
 	}
 
+wait:
 	/* Wait for kthread_stop() at the end of the transition. */
 	set_current_state(TASK_INTERRUPTIBLE);
 	while (!kthread_should_stop()) {
@@ -2052,9 +2126,50 @@ static bool pat_has_children(struct pat_dev *pd)
 	return !list_empty(&pd->children);
 }
 
+/* The lab's link from @consumer to @supplier, of any kind, or NULL. */
+static struct pat_link *pat_find_link(struct pat_dev *consumer,
+				      struct pat_dev *supplier)
+{
+	struct pat_link *lk;
+
+	list_for_each_entry(lk, &consumer->suppliers, c_node)
+		if (lk->supplier == supplier)
+			return lk;
+	return NULL;
+}
+
+/*
+ * Check move=, link= and unlink= against the current devices: the other
+ * device exists and was created before @victim (so parents and suppliers
+ * stay older than their children and consumers), a supplier takes part in
+ * PM, a new link is new and a link to delete is a stateless one.
+ */
+static int pat_churn_resolve_op(struct pat_dev *victim, struct pat_dev **other)
+{
+	struct pat_churn *c = &pat_churn;
+	struct pat_link *lk;
+
+	*other = pat_find(c->other);
+	if (!*other)
+		return -ENOENT;
+	if ((*other)->seq >= victim->seq)
+		return -EINVAL;
+	lk = pat_find_link(victim, *other);
+	switch (c->op) {
+	case PAT_CHURN_LINK:
+		if (device_pm_not_required(&(*other)->dev))
+			return -EINVAL;
+		return lk ? -EEXIST : 0;
+	case PAT_CHURN_UNLINK:
+		return lk && lk->kind == PAT_LINK_STATELESS ? 0 : -ENOENT;
+	}
+	return 0;
+}
+
 /*
  * Check the armed churn against the current devices.  Return 0 and set
- * *@victim and *@parent, or a negative error code.
+ * *@victim and *@parent (the new device's parent, or the other device of
+ * move=, link= and unlink=), or a negative error code.
  */
 static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
 {
@@ -2065,6 +2180,8 @@ static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
 	*victim = pat_find(c->name);
 	if (!*victim)
 		return -ENOENT;
+	if (c->op != PAT_CHURN_DEL)
+		return pat_churn_resolve_op(*victim, parent);
 	if (pat_has_children(*victim))
 		return -EBUSY;
 	*parent = NULL;
@@ -2102,8 +2219,23 @@ static void pat_churn_start(void)
 	c->add_end = 0;
 	c->add_result = 0;
 	c->newpd = NULL;
+	c->lk = NULL;
 
 	ret = pat_churn_resolve(&victim, &parent);
+	c->otherpd = parent;
+	if (!ret && c->op == PAT_CHURN_UNLINK)
+		c->lk = pat_find_link(victim, parent);
+	if (!ret && c->op == PAT_CHURN_LINK) {
+		c->lk = kzalloc_obj(*c->lk);
+		if (c->lk) {
+			c->lk->kind = PAT_LINK_STATELESS;
+			c->lk->supplier = parent;
+			c->lk->consumer = victim;
+			c->lk->waited = true;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
 	/* Room for the new device, so settling cannot fail. */
 	if (!ret && c->newname[0])
 		ret = pat_reserve(pat_ndevs + 1);
@@ -2130,9 +2262,49 @@ static void pat_churn_start(void)
 			put_device(&c->newpd->dev);
 		c->newpd = NULL;
 		c->victim = NULL;
-		pr_warn("churn: cannot remove %s: %d\n", c->name, ret);
+		if (c->op == PAT_CHURN_LINK)
+			kfree(c->lk);
+		c->lk = NULL;
+		pr_warn("churn: cannot change %s: %d\n", c->name, ret);
 	}
 	c->error = ret;
+}
+
+/* Settle move=, link= and unlink= (see pat_churn_settle()). */
+static void pat_churn_settle_op(struct pat_churn *c, struct pat_dev *pd)
+{
+	struct pat_link *lk = c->lk;
+
+	switch (c->op) {
+	case PAT_CHURN_MOVE:
+		WRITE_ONCE(pd->moved, false);
+		if (c->add_result)
+			break;
+		if (pd->parent)
+			list_del(&pd->sibling);
+		pd->parent = c->otherpd;
+		list_add_tail(&pd->sibling, &pd->parent->children);
+		break;
+	case PAT_CHURN_LINK:
+		if (c->add_result) {
+			kfree(lk);
+			break;
+		}
+		list_add_tail(&lk->node, &pat_links);
+		list_add_tail(&lk->s_node, &lk->supplier->consumers);
+		list_add_tail(&lk->c_node, &lk->consumer->suppliers);
+		pat_nr_links++;
+		break;
+	case PAT_CHURN_UNLINK:
+		list_del(&lk->node);
+		list_del(&lk->s_node);
+		list_del(&lk->c_node);
+		kfree(lk);
+		pat_nr_links--;
+		break;
+	}
+	c->lk = NULL;
+	c->victim = NULL;
 }
 
 /*
@@ -2153,6 +2325,10 @@ static void pat_churn_settle(void)
 	kthread_stop(c->task);
 	put_task_struct(c->task);
 	c->task = NULL;
+	if (c->op != PAT_CHURN_DEL) {
+		pat_churn_settle_op(c, pd);
+		return;
+	}
 
 	list_for_each_entry_safe(lk, tmp, &pat_links, node) {
 		if (lk->supplier != pd && lk->consumer != pd)
@@ -2203,6 +2379,8 @@ static int pat_churn_show(struct seq_file *m, void *v)
 	}
 	if (c->armed) {
 		seq_printf(m, "armed %u %s", c->delay_us, c->name);
+		if (c->op != PAT_CHURN_DEL)
+			seq_printf(m, " %s=%s", pat_churn_ops[c->op], c->other);
 		if (c->newname[0])
 			seq_printf(m, " %s", c->newname);
 		if (c->parent[0])
@@ -2211,6 +2389,10 @@ static int pat_churn_show(struct seq_file *m, void *v)
 	} else if (c->ran && c->error) {
 		seq_printf(m, "skipped %u %s %d\n", c->delay_us, c->name,
 			   c->error);
+	} else if (c->ran && c->op != PAT_CHURN_DEL) {
+		seq_printf(m, "done %u %s %s=%s %lld %lld %d\n", c->delay_us,
+			   c->name, pat_churn_ops[c->op], c->other, c->del_start,
+			   c->del_end, c->add_result);
 	} else if (c->ran) {
 		seq_printf(m, "done %u %s %lld %lld", c->delay_us, c->name,
 			   c->del_start, c->del_end);
@@ -2228,13 +2410,17 @@ static int pat_churn_open(struct inode *inode, struct file *file)
 	return single_open(file, pat_churn_show, NULL);
 }
 
-/* Parse "DELAY_US NAME [NEWNAME [parent=P]]" or "none" into pat_churn. */
+/*
+ * Parse "DELAY_US NAME [NEWNAME [parent=P]]", "DELAY_US NAME OP=OTHER" (OP
+ * move, link or unlink) or "none" into pat_churn.
+ */
 static int pat_churn_parse(char *s)
 {
 	struct pat_churn *c = &pat_churn;
-	char *tok[4], *p;
+	char *tok[4], *p, *other;
 	unsigned int n = 0;
 	u32 delay;
+	int op;
 
 	while (n < ARRAY_SIZE(tok) && (tok[n] = pat_next_token(&s)))
 		n++;
@@ -2247,6 +2433,17 @@ static int pat_churn_parse(char *s)
 	if (n < 2 || kstrtou32(tok[0], 10, &delay) || delay > PAT_MAX_US ||
 	    !pat_valid_name(tok[1]))
 		return -EINVAL;
+	op = PAT_CHURN_DEL;
+	other = "";
+	if (n == 3 && strchr(tok[2], '=')) {
+		other = strchr(tok[2], '=');
+		*other++ = '\0';
+		op = match_string(pat_churn_ops, ARRAY_SIZE(pat_churn_ops),
+				  tok[2]);
+		if (op <= PAT_CHURN_DEL || !pat_valid_name(other))
+			return -EINVAL;
+		n = 2;
+	}
 	if (n >= 3 && !pat_valid_name(tok[2]))
 		return -EINVAL;
 	p = NULL;
@@ -2259,6 +2456,8 @@ static int pat_churn_parse(char *s)
 	c->delay_us = delay;
 	strscpy(c->name, tok[1]);
 	strscpy(c->newname, n >= 3 ? tok[2] : "");
+	c->op = op;
+	strscpy(c->other, other);
 	strscpy(c->parent, p ? p : "");
 	c->armed = true;
 	return 0;
@@ -2284,15 +2483,16 @@ static ssize_t pat_churn_write(struct file *file, const char __user *ubuf,
 	}
 	ret = pat_churn_parse(buf);
 	if (ret) {
-		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]' or 'none'\n");
+		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]', 'DELAY_US NAME move|link|unlink=NAME' or 'none'\n");
 		goto unlock;
 	}
 	/* Refuse now what would be skipped at the transition. */
 	if (pat_churn.armed) {
 		ret = pat_churn_resolve(&victim, &parent);
 		if (ret) {
-			pr_err("churn: cannot remove %s (or add %s): %d\n",
-			       pat_churn.name, pat_churn.newname, ret);
+			pr_err("churn: cannot change %s (or add %s, or %s %s): %d\n",
+			       pat_churn.name, pat_churn.newname,
+			       pat_churn_ops[pat_churn.op], pat_churn.other, ret);
 			pat_churn.armed = false;
 			ret = -EINVAL;
 		}
