@@ -9,13 +9,16 @@
 # managed, dormant and SYNC_STATE_ONLY links, device_pm_wait_for_dev()
 # calls in every phase (with the PM core's list), direct_complete devices,
 # DPM_FLAG_SMART_SUSPEND and DPM_FLAG_MAY_SKIP_RESUME drivers and callback
-# times that change from cycle to cycle (jitter=).  Each SEED decides the
+# times that change from cycle to cycle (jitter=); in about one cycle in
+# three, the lab's churn thread moves a device to another parent
+# (device_move()), adds a stateless link or deletes one while the
+# transition runs.  Each SEED decides the
 # number of devices (80% up to 80, the rest up to HAZ_MAXDEV), a time scale
 # (as generated, a tenth, or all zero) and pm_async (0 or 1) of each
 # cycle.  Every cycle is checked: it succeeds, no violation, every callback
 # that must run ran once (those the PM core may skip at most once), every
 # device back active with runtime PM as before.  A failing seed prints its
-# parameters and the topology as it was loaded (lines "#T ...").  A hang is
+# parameters and the topology of the failing cycle (lines "#T ...").  A hang is
 # caught by the lab's watchdog (RL_TIMEOUT), which panics the guest: the
 # host counts it and goes on from the next seed.
 #
@@ -47,7 +50,33 @@ haz_params()
 	}'
 }
 
+# haz_churn SEED CYCLE: arm a move, link or unlink for the next cycle, or
+# nothing; the lab refuses what it cannot do (a link that exists, a
+# supplier with pm=0...), and then nothing is armed.  Prints what it armed.
+haz_churn()
+{
+	set -- $(awk -v s="$1" -v c="$2" -v n="$(wc -l <$LAB/topology)" 'BEGIN {
+		srand(s * 7919 + c * 104729 + 31)
+		if (n < 2 || rand() >= 0.34) exit
+		v = 1 + int(rand() * (n - 1))
+		u = int(rand() * v)
+		r = rand()
+		op = r < 0.4 ? "move" : r < 0.7 ? "link" : "unlink"
+		printf "%d %d %s %d\n", v + 1, u + 1, op, int(rand() * 40000)
+	}')
+	[ $# = 4 ] || return 0
+	victim=$(sed -n "${1}s/ .*//p" $LAB/topology)
+	other=$(sed -n "${2}s/ .*//p" $LAB/topology)
+	if [ "$3" = unlink ]; then
+		# A stateless link of the victim, if it has one.
+		other=$(sed -n "${1}s/.* suppliers=\([^ ,]*\).*/\1/p" $LAB/topology)
+		[ -n "$other" ] || return 0
+	fi
+	echo "$4 $victim $3=$other" 2>/dev/null >$LAB/churn && echo "$4 $victim $3=$other"
+}
+
 rl_init
+CHURNS=0
 for seed in "$@"; do
 	set -- $(haz_params "$seed")
 	ndev=$1 scale=$2
@@ -62,11 +91,22 @@ for seed in "$@"; do
 		mode=1
 		[ $(( (seed * 2654435761 + c * 40503) % 97 % 4 )) = 0 ] && mode=0
 		echo "$mode" >/sys/power/pm_async
+		armed=$(haz_churn "$seed" "$c")
 		if ! rl_good_cycle; then
-			echo "# seed $seed: cycle $c (pm_async=$mode) failed"
+			echo "# seed $seed: cycle $c (pm_async=$mode${armed:+, churn $armed}) failed"
 			err=1
 		fi
+		if [ -n "$armed" ]; then
+			CHURNS=$((CHURNS + 1))
+			set -- $(cat $LAB/churn)
+			[ "$1" = done ] ||
+				{ echo "# seed $seed: cycle $c: churn $armed did not run: $*"; err=1; }
+			# The topology changed: the next cycles check against it.
+			cat $LAB/topology >"$T/topo"
+			cat $LAB/state >"$T/state.base"
+		fi
 	done
+	echo none >$LAB/churn
 	echo 1 >/sys/power/pm_async
 	if [ $err != 0 ]; then
 		echo "# replay: HAZ_MAXDEV=$maxdev HAZ_CYCLES=$cycles hazards.sh $seed; the topology:"
@@ -75,5 +115,6 @@ for seed in "$@"; do
 	rl_result $err "$desc"
 	echo "@@SEED-DONE $seed"
 done
+echo "# [hazards] $CHURNS cycles with a move, link or unlink during the transition"
 rl_summary hazards
 rl_fini

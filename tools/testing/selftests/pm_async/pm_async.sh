@@ -30,8 +30,9 @@
 #     phases orders the devices; direct_complete devices run only prepare
 #     and complete, unless a child or consumer suspends; smart suspend and
 #     may-skip-resume devices skip exactly the callbacks the PM core may
-#     skip; jitter= changes durations from cycle to cycle; all with no
-#     violation.
+#     skip; jitter= changes durations from cycle to cycle; churn moves a
+#     device (device_move()), adds a link and deletes one during a
+#     transition; all with no violation.
 #  3d. pm_async=0 is stock order: on a topology with links, waits and mixed
 #     flags, every callback runs in the PM task, one at a time, in exactly
 #     the PM core's list order (creation order; reversed for suspend-side
@@ -679,7 +680,7 @@ link_status()
 	cat "/sys/class/devlink/pm_async_test:$1--pm_async_test:$2/status" 2>/dev/null
 }
 
-NR_DRIVERS=8
+NR_DRIVERS=9
 
 test_drivers()
 {
@@ -828,6 +829,42 @@ EOF
 		[ "$(wc -l <"$TMP/durations")" = 12 ] && [ $(( ${2:-0} - ${1:-0} )) -gt 4000000 ] && err=0
 	fi
 	result $err "jitter: callback durations vary from cycle to cycle"
+
+	# Churn during a transition: device_move() to another parent, a
+	# stateless link added, one deleted; the device and every other one
+	# still run every callback once, in order, and the topology shows the
+	# change afterwards.
+	cat >"$TMP/in.topo" <<EOF
+a suspend=3000 resume=3000
+b parent=a suspend=3000 resume=3000
+c suspend=100000 resume=20000 suspend_late=5000 resume_early=5000
+d parent=c suspend=3000 resume=3000 suppliers=b suspend_late=5000 resume_early=5000
+e suspend=1000 resume=1000 suspend_late=5000 resume_early=5000
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		mode=1
+		for op in "d move=a:^d parent=a " "e link=b:^e .* suppliers=b" "d unlink=b:^d .*resume_noirq=0\$"; do
+			set_pm_async $mode
+			mode=$((1 - mode))
+			if ! echo "40000 ${op%%:*}" >$LAB/churn; then
+				ktap_print_msg "cannot arm churn ${op%%:*}"
+				err=1
+				break
+			fi
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state || err=1
+			set -- $(cat $LAB/churn)
+			[ "$1" = done ] && [ "$7" = 0 ] ||
+				{ ktap_print_msg "churn ${op%%:*}: $*"; err=1; }
+			grep -q "${op#*:}" $LAB/topology ||
+				{ ktap_print_msg "churn ${op%%:*}: not in the topology"; grep '^[de] ' $LAB/topology | sed 's/^/# /'; err=1; }
+			cat $LAB/topology >"$TMP/topo"
+		done
+	fi
+	set_pm_async 1
+	echo none >$LAB/churn
+	result $err "churn: device_move(), a link added, a link deleted during a transition, pm_async 1 and 0"
 }
 
 # ---------------------------------------------------------------------------
