@@ -11,8 +11,10 @@
 # DPM_FLAG_SMART_SUSPEND and DPM_FLAG_MAY_SKIP_RESUME drivers and callback
 # times that change from cycle to cycle (jitter=); in about one cycle in
 # three, the lab's churn thread moves a device to another parent
-# (device_move()), adds a stateless link or deletes one while the
-# transition runs.  Each SEED decides the
+# (device_move()) or deletes a stateless link while the transition runs
+# (with HAZ_LINK=1 it also adds links: device_link_add() then moves the
+# consumer to the end of dpm_list, out of the transition, on every kernel,
+# so such cycles fail on stock too).  Each SEED decides the
 # number of devices (80% up to 80, the rest up to HAZ_MAXDEV), a time scale
 # (as generated, a tenth, or all zero) and pm_async (0 or 1) of each
 # cycle.  Every cycle is checked: it succeeds, no violation, every callback
@@ -25,6 +27,7 @@
 #   HAZ_CYCLES   cycles per seed (default 10)
 #   HAZ_MAXDEV   largest topology (default 300)
 #   HAZ_MODE     the generator's mode: hazards (default) or hazards-dc
+#   HAZ_LINK     1: churn also adds links during transitions (default 0)
 #
 # One TAP line per seed, "@@SEED-DONE SEED" after each; "# SUMMARY ..." at
 # the end.
@@ -55,13 +58,15 @@ haz_params()
 # supplier with pm=0...), and then nothing is armed.  Prints what it armed.
 haz_churn()
 {
-	set -- $(awk -v s="$1" -v c="$2" -v n="$(wc -l <$LAB/topology)" 'BEGIN {
+	set -- $(awk -v s="$1" -v c="$2" -v n="$(wc -l <$LAB/topology)" -v link="${HAZ_LINK:-0}" 'BEGIN {
 		srand(s * 7919 + c * 104729 + 31)
 		if (n < 2 || rand() >= 0.34) exit
 		v = 1 + int(rand() * (n - 1))
 		u = int(rand() * v)
 		r = rand()
 		op = r < 0.4 ? "move" : r < 0.7 ? "link" : "unlink"
+		if (op == "link" && link != 1)
+			op = "move"
 		printf "%d %d %s %d\n", v + 1, u + 1, op, int(rand() * 40000)
 	}')
 	[ $# = 4 ] || return 0

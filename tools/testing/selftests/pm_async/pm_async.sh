@@ -31,8 +31,8 @@
 #     and complete, unless a child or consumer suspends; smart suspend and
 #     may-skip-resume devices skip exactly the callbacks the PM core may
 #     skip; jitter= changes durations from cycle to cycle; churn moves a
-#     device (device_move()), adds a link and deletes one during a
-#     transition; all with no violation.
+#     device (device_move()) and deletes a link during a transition; all
+#     with no violation.
 #  3d. pm_async=0 is stock order: on a topology with links, waits and mixed
 #     flags, every callback runs in the PM task, one at a time, in exactly
 #     the PM core's list order (creation order; reversed for suspend-side
@@ -830,10 +830,12 @@ EOF
 	fi
 	result $err "jitter: callback durations vary from cycle to cycle"
 
-	# Churn during a transition: device_move() to another parent, a
-	# stateless link added, one deleted; the device and every other one
-	# still run every callback once, in order, and the topology shows the
-	# change afterwards.
+	# Churn during a transition: device_move() to another parent and a
+	# stateless link deleted; the device and every other one still run
+	# every callback once, in order, and the topology shows the change
+	# afterwards.  (A link added then is not tested here: device_link_add()
+	# moves the consumer to the end of dpm_list, out of the transition's
+	# lists, on every kernel; make hazards HAZ_LINK=1 shows it.)
 	cat >"$TMP/in.topo" <<EOF
 a suspend=3000 resume=3000
 b parent=a suspend=3000 resume=3000
@@ -845,7 +847,7 @@ EOF
 	if load "$TMP/in.topo"; then
 		err=0
 		mode=1
-		for op in "d move=a:^d parent=a " "e link=b:^e .* suppliers=b" "d unlink=b:^d .*resume_noirq=0\$"; do
+		for op in "d move=a:^d parent=a " "d unlink=b:^d .*resume_noirq=0\$" "e move=d:^e parent=d "; do
 			set_pm_async $mode
 			mode=$((1 - mode))
 			if ! echo "40000 ${op%%:*}" >$LAB/churn; then
@@ -864,7 +866,7 @@ EOF
 	fi
 	set_pm_async 1
 	echo none >$LAB/churn
-	result $err "churn: device_move(), a link added, a link deleted during a transition, pm_async 1 and 0"
+	result $err "churn: device_move() and a link deleted during a transition, pm_async 1 and 0"
 }
 
 # ---------------------------------------------------------------------------
