@@ -30,9 +30,9 @@
 #           seed), HAZ_MAXDEV (300), HAZ_CHUNK (seeds per boot, 25),
 #           HAZ_MODE (hazards; hazards-dc also makes direct_complete
 #           suppliers of links the PM core does not wait for, which breaks
-#           mainline itself), HAZ_LINK (1: links are also added during
-#           transitions, which takes the consumer out of the transition on
-#           every kernel),
+#           mainline itself), HAZ_CHURN ("unlink"; "unlink,move,link"
+#           adds device_move() and device_link_add() during transitions,
+#           which break mainline itself),
 #           RL_TIMEOUT (the lab's watchdog is RL_TIMEOUT + 30 s; default
 #           90 here).  Rule: every seed that stock finishes, patched
 #           finishes, with no violation; a seed that fails or hangs prints
@@ -72,7 +72,7 @@ mkdir -p "$out"
 
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
-for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE HAZ_LINK \
+for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE HAZ_CHURN \
 	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done

@@ -10,11 +10,12 @@
 # calls in every phase (with the PM core's list), direct_complete devices,
 # DPM_FLAG_SMART_SUSPEND and DPM_FLAG_MAY_SKIP_RESUME drivers and callback
 # times that change from cycle to cycle (jitter=); in about one cycle in
-# three, the lab's churn thread moves a device to another parent
-# (device_move()) or deletes a stateless link while the transition runs
-# (with HAZ_LINK=1 it also adds links: device_link_add() then moves the
-# consumer to the end of dpm_list, out of the transition, on every kernel,
-# so such cycles fail on stock too).  Each SEED decides the
+# three, the lab's churn thread deletes a stateless link while the
+# transition runs (HAZ_CHURN adds the other operations, which break
+# mainline itself: "move", device_move(), can deadlock on dpm_list_mtx
+# against a parent that iterates its children in dpm_wait_for_children();
+# "link", device_link_add(), moves the consumer to the end of dpm_list,
+# out of the transition).  Each SEED decides the
 # number of devices (80% up to 80, the rest up to HAZ_MAXDEV), a time scale
 # (as generated, a tenth, or all zero) and pm_async (0 or 1) of each
 # cycle.  Every cycle is checked: it succeeds, no violation, every callback
@@ -27,7 +28,9 @@
 #   HAZ_CYCLES   cycles per seed (default 10)
 #   HAZ_MAXDEV   largest topology (default 300)
 #   HAZ_MODE     the generator's mode: hazards (default) or hazards-dc
-#   HAZ_LINK     1: churn also adds links during transitions (default 0)
+#   HAZ_CHURN    the churn operations to draw from, comma-separated
+#                (default "unlink"; also
+#                "move" and "link", e.g. HAZ_CHURN=unlink,move,link)
 #
 # One TAP line per seed, "@@SEED-DONE SEED" after each; "# SUMMARY ..." at
 # the end.
@@ -58,15 +61,13 @@ haz_params()
 # supplier with pm=0...), and then nothing is armed.  Prints what it armed.
 haz_churn()
 {
-	set -- $(awk -v s="$1" -v c="$2" -v n="$(wc -l <$LAB/topology)" -v link="${HAZ_LINK:-0}" 'BEGIN {
+	set -- $(awk -v s="$1" -v c="$2" -v n="$(wc -l <$LAB/topology)" -v ops="${HAZ_CHURN:-unlink}" 'BEGIN {
 		srand(s * 7919 + c * 104729 + 31)
 		if (n < 2 || rand() >= 0.34) exit
 		v = 1 + int(rand() * (n - 1))
 		u = int(rand() * v)
-		r = rand()
-		op = r < 0.4 ? "move" : r < 0.7 ? "link" : "unlink"
-		if (op == "link" && link != 1)
-			op = "move"
+		nops = split(ops, op_, ",")
+		op = op_[1 + int(rand() * nops)]
 		printf "%d %d %s %d\n", v + 1, u + 1, op, int(rand() * 40000)
 	}')
 	[ $# = 4 ] || return 0
@@ -120,6 +121,6 @@ for seed in "$@"; do
 	rl_result $err "$desc"
 	echo "@@SEED-DONE $seed"
 done
-echo "# [hazards] $CHURNS cycles with a move, link or unlink during the transition"
+echo "# [hazards] $CHURNS cycles with churn (${HAZ_CHURN:-unlink}) during the transition"
 rl_summary hazards
 rl_fini
