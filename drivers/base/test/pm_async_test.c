@@ -9,10 +9,15 @@
  * DOC: Theory of operation
  *
  * The module creates devices on its own bus, ``pm_async_test``, from a text
- * description written to debugfs.  The bus carries &dev_pm_ops for all
- * twenty system sleep callbacks; every callback goes through
- * pat_callback(), which checks the ordering guarantees of the PM core, takes
- * the configured time and records when, where and in which thread it ran.
+ * description written to debugfs.  Their device type carries &dev_pm_ops
+ * for all twenty system sleep callbacks (the driver carries the same for
+ * devices whose driver lets the PM core skip callbacks); every callback
+ * goes through pat_callback(), which checks the ordering guarantees of the
+ * PM core, runs the device's device_pm_wait_for_dev() calls, takes the
+ * configured time and records when, where and in which thread it ran.
+ * Devices may have a driver, links of every kind (stateless, managed,
+ * SYNC_STATE_ONLY), direct_complete and DPM_FLAG_* flags, as real drivers
+ * do; the checks accept what the PM core legitimately skips for them.
  *
  * Ordering is checked with one state word per device (&pat_dev.state): how
  * far the device went down (active, suspended, suspended_late,
@@ -32,10 +37,11 @@
  * with a change of the topology.
  *
  * The one exception is churn (the ``churn`` file): a kernel thread that is
- * not freezable removes one device, and may add another, while the
- * transition runs.  It leaves the lists alone: it marks the device and its
- * links &pat_dev.gone and &pat_link.gone, which the checks skip, before it
- * deletes them from the driver core, and the PM notifier updates the lists
+ * not freezable removes one device, and may add another, or moves a device,
+ * adds a link or deletes one, while the transition runs.  It leaves the
+ * lists alone: it marks the device and its links &pat_dev.gone,
+ * &pat_dev.moved and &pat_link.gone, which the checks skip, before it
+ * changes them in the driver core, and the PM notifier updates the lists
  * under &pat_lock when the transition is over.
  */
 
