@@ -17,7 +17,7 @@ export CMD
 
 .PHONY: help deps tree export kernel base-kernel bench-kernels kernels \
 	initramfs run tools check demo bench series series-check clean distclean \
-	faults fuzz churn soak check-kcsan check-kasan
+	faults fuzz churn soak hazards check-kcsan check-kasan
 
 help:
 	@echo "make demo          build, boot, run the laptop profile on stock and pm-async, print the table"
@@ -27,6 +27,7 @@ help:
 	@echo "make fuzz          random DAGs, many cycles each (FUZZ_SEEDS=1-100, FUZZ_CYCLES=20)"
 	@echo "make churn         devices removed/added during transitions, async flags flipped (CHURN_ROUNDS=)"
 	@echo "make soak          SOAK_CYCLES=1000 cycles of phone: no violation, hang, slab growth or leak"
+	@echo "make hazards       random real-driver topologies (waits, link kinds, skips), stock then patched (HAZ_SEEDS=1-200)"
 	@echo "make check-kcsan   kselftest, KUnit and reliability set on a KCSAN kernel (check-kasan: KASAN)"
 	@echo "make deps          install the Debian packages that are missing"
 	@echo "make tree          build/patched/src and build/stock/src from Debian's source + patches/ + overlay"
@@ -74,7 +75,7 @@ tools:
 check: deps
 	@$(S)/check.sh
 
-faults fuzz churn soak: deps
+faults fuzz churn soak hazards: deps
 	@$(S)/campaign.sh $@
 
 check-kcsan check-kasan: deps

@@ -1,9 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# campaign.sh faults|fuzz|churn|soak: the reliability campaigns (issue 6).
-# Builds the kernels it needs, boots them in QEMU with the guest scripts of
-# scripts/guest (faults.sh, fuzz.sh, churn.sh, soak.sh), shows their
+# campaign.sh faults|fuzz|churn|soak|hazards: the reliability campaigns
+# (issues 6 and 14).  Builds the kernels it needs, boots them in QEMU with
+# the guest scripts of scripts/guest (faults.sh, fuzz.sh, churn.sh,
+# soak.sh, hazards.sh), shows their
 # progress, and ends with a summary per kernel: cycles run, device phase
 # callbacks run (devices x phases exercised), fault points, faults
 # injected, violations, hangs, sanitizer reports and bad outcomes.  Exit
@@ -24,6 +25,18 @@
 #           FUZZ_CHUNK (seeds per boot, 20)
 #   churn   CHURN_KERNELS ("patched stock"), CHURN_ROUNDS (40), CHURN_NDEV
 #           (60), RL_SEED
+#   hazards HAZ_KERNELS ("stock patched", one after the other unless
+#           CAMPAIGN_PARALLEL=1), HAZ_SEEDS ("1-200"), HAZ_CYCLES (10 per
+#           seed), HAZ_MAXDEV (300), HAZ_CHUNK (seeds per boot, 25),
+#           HAZ_MODE (hazards; hazards-dc also makes direct_complete
+#           suppliers of links the PM core does not wait for, which breaks
+#           mainline itself), HAZ_CHURN ("unlink"; "unlink,move,link"
+#           adds device_move() and device_link_add() during transitions,
+#           which break mainline itself),
+#           RL_TIMEOUT (the lab's watchdog is RL_TIMEOUT + 30 s; default
+#           90 here).  Rule: every seed that stock finishes, patched
+#           finishes, with no violation; a seed that fails or hangs prints
+#           its parameters and topology.
 #   soak    SOAK_KERNELS ("patched"), SOAK_CYCLES (1000), SOAK_PROFILE
 #           (phone), SOAK_FLAVOUR (slab: the bench kernel with
 #           /proc/slabinfo, which tells the caches that grow with the
@@ -39,14 +52,19 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-camp=${1:?usage: campaign.sh faults|fuzz|churn|soak}
+camp=${1:?usage: campaign.sh faults|fuzz|churn|soak|hazards}
 flavour=${CAMPAIGN_FLAVOUR:-test}
 case $camp in
 faults) kernels=${FAULT_KERNELS:-stock patched} ;;
 fuzz) kernels=${FUZZ_KERNELS:-patched} ;;
 churn) kernels=${CHURN_KERNELS:-patched stock} ;;
 soak) kernels=${SOAK_KERNELS:-patched}; flavour=${SOAK_FLAVOUR:-slab} ;;
-*) die "unknown campaign '$camp' (faults, fuzz, churn, soak)" ;;
+hazards)
+	kernels=${HAZ_KERNELS:-stock patched}
+	# A hang should not cost 5 minutes per seed.
+	RL_TIMEOUT=${RL_TIMEOUT:-90}
+	;;
+*) die "unknown campaign '$camp' (faults, fuzz, churn, soak, hazards)" ;;
 esac
 out=${CAMPAIGN_OUT:-$TOP/out/campaign/$camp-$(date +%Y%m%d-%H%M%S)}
 tmo=${CAMPAIGN_TIMEOUT:-14400}
@@ -54,7 +72,7 @@ mkdir -p "$out"
 
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
-for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV \
+for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE HAZ_CHURN \
 	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done
@@ -96,6 +114,31 @@ boot()
 	return $rc
 }
 
+# hazard_topology DIR SEED: the topology of a hazard seed whose boot died,
+# made again on the host from the parameters the guest printed (the
+# generator is deterministic; the scaling is rl_topo's).
+hazard_topology()
+{
+	local dir=$1 seed=$2 line ndev scale gen=$BUILD/kselftest/pm_async/pm_async_gen
+
+	line=$(grep "^# \[hazards\] hazards: seed=$seed " "$dir/results.log" | tail -n 1)
+	ndev=$(echo "$line" | sed -n 's/.* ndev=\([0-9]*\) .*/\1/p')
+	scale=$(echo "$line" | sed -n 's/.* scale=\([0-9]*\)% .*/\1/p')
+	[ -x "$gen" ] && [ -n "$ndev" ] && [ -n "$scale" ] || return 0
+	"$gen" "$seed" "$ndev" "${HAZ_MODE:-hazards}" | awk -v pct="$scale" '
+	/^[ \t]*#/ || NF == 0 { next }
+	{
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^(suspend|resume|suspend_late|resume_early|suspend_noirq|resume_noirq)=/) {
+				split($i, kv, "=")
+				$i = kv[1] "=" int(kv[2] * pct / 100)
+			}
+		print
+	}' >"$dir/hang-seed-$seed.topo"
+	say "the topology of seed $seed ($ndev devices, times at $scale%): $dir/hang-seed-$seed.topo"
+	sed 's/^/    /' "$dir/hang-seed-$seed.topo" | head -n 60 >&2
+}
+
 run_kernel()
 {
 	local k=$1 profs todo chunk n batch done_seeds bad
@@ -112,21 +155,28 @@ run_kernel()
 	soak)
 		boot "$k" "$out/$k" "$genv sh /pma/soak.sh ${SOAK_CYCLES:-1000} ${SOAK_PROFILE:-phone}"
 		;;
-	fuzz)
-		todo=$(expand_seeds "${FUZZ_SEEDS:-1-100}")
-		chunk=${FUZZ_CHUNK:-20}
+	fuzz|hazards)
+		if [ $camp = fuzz ]; then
+			todo=$(expand_seeds "${FUZZ_SEEDS:-1-100}")
+			chunk=${FUZZ_CHUNK:-20}
+		else
+			todo=$(expand_seeds "${HAZ_SEEDS:-1-200}")
+			chunk=${HAZ_CHUNK:-25}
+		fi
 		n=0
 		while [ -n "$todo" ]; do
 			n=$((n + 1))
 			batch=$(echo "$todo" | head -n "$chunk" | tr '\n' ' ')
-			say "fuzz boot $n: seeds $(echo $batch | awk '{ print $1 }')..$(echo $batch | awk '{ print $NF }')"
-			boot "$k" "$out/$k-$n" "$genv sh /pma/fuzz.sh $batch"
+			say "$camp boot $n: seeds $(echo $batch | awk '{ print $1 }')..$(echo $batch | awk '{ print $NF }')"
+			boot "$k" "$out/$k-$n" "$genv sh /pma/$camp.sh $batch"
 			done_seeds=$(sed -n 's/^@@SEED-DONE //p' "$out/$k-$n/results.log")
 			# A boot that died: its current seed is the culprit, go on
 			# with the next one.
 			if ! grep -q '^@@PMA-END' "$out/$k-$n/results.log"; then
-				bad=$(sed -n 's/^# \[fuzz\] fuzz: seed=\([0-9]*\) .*/\1/p' "$out/$k-$n/results.log" | tail -n 1)
-				say "seed ${bad:-?} did not finish; replay it with FUZZ_SEEDS=${bad:-?} (see $out/$k-$n)"
+				bad=$(sed -n "s/^# \\[$camp\\] $camp: seed=\\([0-9]*\\) .*/\\1/p" "$out/$k-$n/results.log" | tail -n 1)
+				say "seed ${bad:-?} did not finish; replay it with ${camp^^}_SEEDS=${bad:-?} (see $out/$k-$n)"
+				[ $camp = hazards ] && [ -n "$bad" ] && hazard_topology "$out/$k-$n" "$bad"
+				echo "@@SEED-HUNG ${bad:-?}" >>"$out/$k-$n/results.log"
 				done_seeds="$done_seeds $bad"
 			fi
 			todo=$(echo "$todo" | grep -vxF -f <(echo "$done_seeds" | tr ' ' '\n' | grep .) || true)
@@ -150,7 +200,7 @@ run_all()
 	# The kernels run side by side (CAMPAIGN_PARALLEL=1, the default):
 	# the guests spend most of their time in the lab's callback delays.
 	for k in $kernels; do
-		if [ "${CAMPAIGN_PARALLEL:-1}" = 1 ]; then
+		if [ "${CAMPAIGN_PARALLEL:-$([ $camp = hazards ] && echo 0 || echo 1)}" = 1 ]; then
 			run_kernel "$k" &
 			pids+=($!)
 		else
@@ -202,6 +252,24 @@ summary()
 			echo "FINDING: stock and patched differ (< stock, > patched):"
 			diff "$out/stock.res" "$out/patched.res" | grep '^[<>]' | head -n 40
 			status=1
+		fi
+	fi
+	# Hazards: whatever stock finishes, patched finishes.
+	if [ "$camp" = hazards ] && [ -d "$out/stock-1" ] && [ -d "$out/patched-1" ]; then
+		for k in stock patched; do
+			cat "$out/$k"-*/results.log | awk '
+			/^ok .* hazards: seed=/ { sub(/.*seed=/, ""); print $1 "\tok" }
+			/^not ok .* hazards: seed=/ { sub(/.*seed=/, ""); print $1 "\tnot-ok" }
+			/^@@SEED-HUNG / { print $2 "\thung" }' | sort >"$out/$k.res"
+		done
+		bad=$(join -t "$(printf '\t')" "$out/stock.res" "$out/patched.res" |
+			awk -F '\t' '$2 == "ok" && $3 != "ok" { print "seed " $1 ": stock ok, patched " $3 }')
+		if [ -n "$bad" ]; then
+			echo "FINDING: seeds stock finishes and patched does not:"
+			echo "$bad" | head -n 40
+			status=1
+		else
+			echo "stock and patched: every one of the $(grep -c '	ok$' "$out/stock.res") seeds stock finishes, patched finishes ($(wc -l <"$out/patched.res") seeds run on patched)"
 		fi
 	fi
 	echo "logs: $out"

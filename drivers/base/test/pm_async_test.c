@@ -9,10 +9,15 @@
  * DOC: Theory of operation
  *
  * The module creates devices on its own bus, ``pm_async_test``, from a text
- * description written to debugfs.  The bus carries &dev_pm_ops for all
- * twenty system sleep callbacks; every callback goes through
- * pat_callback(), which checks the ordering guarantees of the PM core, takes
- * the configured time and records when, where and in which thread it ran.
+ * description written to debugfs.  Their device type carries &dev_pm_ops
+ * for all twenty system sleep callbacks (the driver carries the same for
+ * devices whose driver lets the PM core skip callbacks); every callback
+ * goes through pat_callback(), which checks the ordering guarantees of the
+ * PM core, runs the device's device_pm_wait_for_dev() calls, takes the
+ * configured time and records when, where and in which thread it ran.
+ * Devices may have a driver, links of every kind (stateless, managed,
+ * SYNC_STATE_ONLY), direct_complete and DPM_FLAG_* flags, as real drivers
+ * do; the checks accept what the PM core legitimately skips for them.
  *
  * Ordering is checked with one state word per device (&pat_dev.state): how
  * far the device went down (active, suspended, suspended_late,
@@ -32,10 +37,11 @@
  * with a change of the topology.
  *
  * The one exception is churn (the ``churn`` file): a kernel thread that is
- * not freezable removes one device, and may add another, while the
- * transition runs.  It leaves the lists alone: it marks the device and its
- * links &pat_dev.gone and &pat_link.gone, which the checks skip, before it
- * deletes them from the driver core, and the PM notifier updates the lists
+ * not freezable removes one device, and may add another, or moves a device,
+ * adds a link or deletes one, while the transition runs.  It leaves the
+ * lists alone: it marks the device and its links &pat_dev.gone,
+ * &pat_dev.moved and &pat_link.gone, which the checks skip, before it
+ * changes them in the driver core, and the PM notifier updates the lists
  * under &pat_lock when the transition is over.
  */
 
@@ -56,6 +62,7 @@
 #include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/pm.h>
+#include <linux/random.h>
 #include <linux/pm_runtime.h>
 #include <linux/sched.h>
 #include <linux/sched/debug.h>
@@ -80,6 +87,8 @@
 #define PAT_USLEEP_MAX		20000U
 /* Largest write(2) accepted by the topology file. */
 #define PAT_WRITE_MAX		SZ_16M
+/* Most device_pm_wait_for_dev() calls (``wait=``) of one device. */
+#define PAT_MAX_WAITS		4
 
 /* The dev_pm_ops callbacks in report order (the order of the interface). */
 enum pat_cb {
@@ -182,6 +191,14 @@ enum pat_key {
 	PAT_KEY_SUPPLIERS = PAT_KEY_TIME0 + PAT_NR_TIMES,
 	PAT_KEY_FAIL,
 	PAT_KEY_PM,
+	PAT_KEY_DRIVER,
+	PAT_KEY_MANAGED,
+	PAT_KEY_SYNC_CONSUMERS,
+	PAT_KEY_WAIT,
+	PAT_KEY_DIRECT_COMPLETE,
+	PAT_KEY_SMART_SUSPEND,
+	PAT_KEY_MAY_SKIP_RESUME,
+	PAT_KEY_JITTER,
 	PAT_NR_KEYS
 };
 
@@ -197,6 +214,32 @@ static const char * const pat_keys[PAT_NR_KEYS] = {
 	[PAT_KEY_SUPPLIERS]			= "suppliers",
 	[PAT_KEY_FAIL]				= "fail",
 	[PAT_KEY_PM]				= "pm",
+	[PAT_KEY_DRIVER]			= "driver",
+	[PAT_KEY_MANAGED]			= "managed",
+	[PAT_KEY_SYNC_CONSUMERS]		= "sync_consumers",
+	[PAT_KEY_WAIT]				= "wait",
+	[PAT_KEY_DIRECT_COMPLETE]		= "direct_complete",
+	[PAT_KEY_SMART_SUSPEND]			= "smart_suspend",
+	[PAT_KEY_MAY_SKIP_RESUME]		= "may_skip_resume",
+	[PAT_KEY_JITTER]			= "jitter",
+};
+
+/* The kinds of device link the topology creates. */
+enum pat_link_kind {
+	PAT_LINK_STATELESS,	/* suppliers= */
+	PAT_LINK_MANAGED,	/* managed= */
+	PAT_LINK_SYNC_STATE,	/* sync_consumers= */
+};
+
+/**
+ * struct pat_wait - A device_pm_wait_for_dev() call of a callback (``wait=``).
+ * @cb: Callback (&enum pat_cb) that calls it; a suspend or resume callback
+ *	also stands for its hibernation forms, as for ``fail=``.
+ * @target: Device waited for, NULL once churn removed it.
+ */
+struct pat_wait {
+	int cb;
+	struct pat_dev *target;
 };
 
 /**
@@ -241,9 +284,27 @@ struct pat_rec {
  * @sync: The device's async flag was clear when the transition started, so
  *	the PM core must run its callbacks in the PM task.  Set by the PM
  *	notifier before the transition's first callback.
+ * @bind: A driver is bound to the device (``driver=``).
+ * @direct_complete: Runtime PM enabled and suspended, prepare returns 1
+ *	(``direct_complete=1``): the PM core may skip every other callback.
+ * @smart_suspend: The driver sets DPM_FLAG_SMART_SUSPEND and runtime PM is
+ *	enabled (and suspended); the callbacks come from the driver, so the PM
+ *	core may skip the late and noirq ones.
+ * @may_skip_resume: The driver sets DPM_FLAG_MAY_SKIP_RESUME; the callbacks
+ *	come from the driver, so the PM core may skip the noirq and early
+ *	resume ones.
+ * @jitter_us: Up to this many microseconds, drawn anew for every callback,
+ *	are added to each callback time.
+ * @seq: Creation number, from 1: the PM core's list is in creation order.
+ * @nr_waits: Number of entries in @waits.
+ * @waits: device_pm_wait_for_dev() calls of the device's callbacks.
  * @gone: Churn removed the device during this transition: the checks of
  *	other devices skip it.  Set with smp_store_release() by the churn
  *	thread before the device is deleted.
+ * @moved: Churn moves the device to another parent during this transition
+ *	(``move=``): the checks between it and its parents, old and new, are
+ *	skipped.  Set with smp_store_release() by the churn thread before
+ *	device_move().
  * @rec: Records of the last transition, indexed by &enum pat_cb.
  *
  * The lists and @parent only change under &pat_lock outside transitions.
@@ -263,20 +324,35 @@ struct pat_dev {
 	atomic_t running;
 	bool sync;
 	bool gone;
+	bool moved;
+	bool bind;
+	bool direct_complete;
+	bool smart_suspend;
+	bool may_skip_resume;
+	u32 jitter_us;
+	u64 seq;
+	unsigned int nr_waits;
+	struct pat_wait waits[PAT_MAX_WAITS];
 	struct pat_rec rec[PAT_NR_CBS];
 };
 
 #define to_pat_dev(d)	container_of(d, struct pat_dev, dev)
 
 /**
- * struct pat_link - A stateless device link created by ``suppliers=``.
- * @link: The driver core's link.
+ * struct pat_link - A device link of the topology.
+ * @link: The driver core's link.  Managed links (and so SYNC_STATE_ONLY
+ *	ones) cannot be deleted while both devices are registered: the driver
+ *	core deletes them with the first of the two devices.
  * @supplier: Supplier device.
  * @consumer: Consumer device.
  * @node: Entry in &pat_links, in creation order.
  * @s_node: Entry in the supplier's &pat_dev.consumers.
  * @c_node: Entry in the consumer's &pat_dev.suppliers.
  * @gone: Churn deleted the link during this transition (as &pat_dev.gone).
+ * @kind: What created it (&enum pat_link_kind).
+ * @waited: The PM core waits for the link's ends in the current transition:
+ *	neither SYNC_STATE_ONLY nor dormant (a managed link whose supplier has
+ *	no driver).  Set by the PM notifier before the first callback.
  */
 struct pat_link {
 	struct device_link *link;
@@ -286,6 +362,8 @@ struct pat_link {
 	struct list_head s_node;
 	struct list_head c_node;
 	bool gone;
+	u8 kind;
+	bool waited;
 };
 
 /**
@@ -310,6 +388,19 @@ struct pat_violation {
  * @fail: Armed failure, as &pat_dev.fail.
  * @async: Initial async flag.
  * @no_pm: The device takes no part in system sleep (``pm=0``).
+ * @managed: @nr_managed NUL-separated names of managed suppliers, or NULL.
+ * @nr_managed: Number of names in @managed.
+ * @sync_consumers: @nr_sync_consumers NUL-separated names of the consumers
+ *	of SYNC_STATE_ONLY links to this device, or NULL.
+ * @nr_sync_consumers: Number of names in @sync_consumers.
+ * @wait_names: Names of the devices waited for, by @waits index.
+ * @waits: The ``wait=`` calls (targets resolved after creation).
+ * @nr_waits: Number of entries in @waits.
+ * @bind: Bind a driver (``driver=``).
+ * @direct_complete: As &pat_dev.direct_complete.
+ * @smart_suspend: As &pat_dev.smart_suspend.
+ * @may_skip_resume: As &pat_dev.may_skip_resume.
+ * @jitter_us: As &pat_dev.jitter_us.
  */
 struct pat_entry {
 	struct hlist_node hnode;
@@ -322,6 +413,18 @@ struct pat_entry {
 	int fail;
 	bool async;
 	bool no_pm;
+	const char *managed;
+	unsigned int nr_managed;
+	const char *sync_consumers;
+	unsigned int nr_sync_consumers;
+	const char *wait_names[PAT_MAX_WAITS];
+	struct pat_wait waits[PAT_MAX_WAITS];
+	unsigned int nr_waits;
+	bool bind;
+	bool direct_complete;
+	bool smart_suspend;
+	bool may_skip_resume;
+	u32 jitter_us;
 };
 
 /* Serialises the control files and the PM notifier. */
@@ -339,6 +442,8 @@ static unsigned int pat_cap;
 /* All links in creation order.  Protected by pat_lock. */
 static LIST_HEAD(pat_links);
 static unsigned int pat_nr_links;
+/* Devices ever created, for &pat_dev.seq.  Protected by pat_lock. */
+static u64 pat_seq;
 
 /*
  * The task that started the last transition.  Set by the PM notifier before
@@ -388,10 +493,42 @@ static unsigned int pat_level(u32 state)
 }
 
 /*
+ * Has @c finished suspend level @level?  Its state word says so when its
+ * callback ran.  The PM core also finishes a device without running its
+ * callback: a direct_complete device (``direct_complete=1``, all levels)
+ * and a runtime-suspended device with DPM_FLAG_SMART_SUSPEND (the late and
+ * noirq levels).  Those skips are accepted only for devices that the
+ * topology allows to take them, and only once the PM core has marked the
+ * device done (power.is_suspended and the like, written before the
+ * completion that a correct PM core waits for).
+ */
+static bool pat_suspend_done(struct pat_dev *c, unsigned int level)
+{
+	struct dev_pm_info *pi = &c->dev.power;
+
+	/* Pairs with smp_store_release() in pat_callback(). */
+	if (pat_level(smp_load_acquire(&c->state)) >= level)
+		return true;
+	if (!c->direct_complete && !(c->smart_suspend && level >= 2))
+		return false;
+	/*
+	 * The PM core's bit-fields: written by @c's own processing before
+	 * the completion this device waited for, so only a PM core that did
+	 * not wait races with these reads, and then a violation is due.
+	 */
+	return data_race((c->direct_complete && pi->direct_complete &&
+			  pi->is_suspended) ||
+			 (c->smart_suspend && level == 2 &&
+			  pi->is_late_suspended) ||
+			 (c->smart_suspend && level == 3 &&
+			  pi->is_noirq_suspended));
+}
+
+/*
  * Suspend side: every child and consumer must have finished this level
- * (their state word is at @level or deeper), except those that take no part
- * in PM (pm=0), which the PM core does not wait for.  The device itself must
- * be prepared and one level up.
+ * (pat_suspend_done()), except those that take no part in PM (pm=0) and
+ * consumers of links the PM core does not wait for (SYNC_STATE_ONLY,
+ * dormant).  The device itself must be prepared and one level up.
  */
 static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 {
@@ -410,23 +547,26 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
 		if (smp_load_acquire(&c->gone) || device_pm_not_required(&c->dev))
 			continue;
+		/* Pairs with smp_store_release() in pat_churn_change(). */
+		if (smp_load_acquire(&c->moved))
+			continue;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
-		if (pat_level(st) < level)
+		if (!pat_suspend_done(c, level))
 			pat_violation("%s %s: child %s is %s", pd->name,
 				      desc->name, c->name,
 				      pat_state_names[pat_level(st)]);
 	}
 	list_for_each_entry(lk, &pd->consumers, s_node) {
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
-		if (smp_load_acquire(&lk->gone))
+		if (smp_load_acquire(&lk->gone) || !lk->waited)
 			continue;
 		c = lk->consumer;
 		if (device_pm_not_required(&c->dev))
 			continue;
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
-		if (pat_level(st) < level)
+		if (!pat_suspend_done(c, level))
 			pat_violation("%s %s: consumer %s is %s", pd->name,
 				      desc->name, c->name,
 				      pat_state_names[pat_level(st)]);
@@ -437,7 +577,9 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
  * Resume side: the device must be suspended at exactly @level, and neither
  * the parent nor a supplier may still be at @level or deeper (which means it
  * went down to this level and has not come back yet).  A parent that takes
- * no part in PM (pm=0) is never waited for.
+ * no part in PM (pm=0) is never waited for, nor a supplier of a link the PM
+ * core does not wait for.  A device whose driver lets the PM core skip
+ * callbacks (smart_suspend, may_skip_resume) may be at another level.
  */
 static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 {
@@ -445,14 +587,18 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 	unsigned int level = desc->level;
 	struct pat_link *lk;
 	struct pat_dev *s;
+	bool moved;
 	u32 st;
 
-	if (pat_level(state) != level)
+	if (pat_level(state) != level &&
+	    !((pd->smart_suspend || pd->may_skip_resume) && pat_level(state)))
 		pat_violation("%s %s: device is %s", pd->name, desc->name,
 			      pat_state_names[pat_level(state)]);
 
 	s = pd->parent;
-	if (s && !device_pm_not_required(&s->dev)) {
+	/* Pairs with smp_store_release() in pat_churn_change(). */
+	moved = smp_load_acquire(&pd->moved);
+	if (s && !device_pm_not_required(&s->dev) && !moved) {
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&s->state);
 		if (pat_level(st) >= level)
@@ -462,7 +608,7 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 	}
 	list_for_each_entry(lk, &pd->suppliers, c_node) {
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
-		if (smp_load_acquire(&lk->gone))
+		if (smp_load_acquire(&lk->gone) || !lk->waited)
 			continue;
 		s = lk->supplier;
 		/* Pairs with smp_store_release() in pat_callback(). */
@@ -526,6 +672,65 @@ static enum pat_time pat_time_index(const struct pat_cb_desc *desc)
 	return 2 * (desc->level - 1) + (desc->kind == PAT_KIND_RESUME);
 }
 
+/* Does a ``wait=`` entry for callback @armed apply to callback @cb? */
+static bool pat_wait_matches(int armed, enum pat_cb cb)
+{
+	if (armed == cb)
+		return true;
+	/* The suspend and resume names cover hibernation too. */
+	return armed >= PAT_CB_SUSPEND && armed <= PAT_CB_RESUME &&
+	       pat_cbs[cb].kind == pat_cbs[armed].kind &&
+	       pat_cbs[cb].level == pat_cbs[armed].level;
+}
+
+/*
+ * Run the device_pm_wait_for_dev() calls of @pd's callback @cb.  When the
+ * call returns 0 for an async @pd (which always waits, whatever pm_async
+ * says), the device waited for must have finished this phase, as a parent
+ * or supplier must on the resume side and a child or consumer on the
+ * suspend side, if the wait goes with the PM core's list: on the suspend
+ * side for a device created after @pd, on the resume side for one created
+ * before.  A wait against the list gives no order (the PM core may not
+ * have re-armed the completion of that device yet) and with pm_async=0
+ * never returns.  Prepare and complete have no such order.
+ */
+static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
+{
+	const struct pat_cb_desc *desc = &pat_cbs[cb];
+	struct pat_dev *t;
+	unsigned int i;
+	bool in_order;
+	int ret;
+	u32 st;
+
+	for (i = 0; i < pd->nr_waits; i++) {
+		t = pd->waits[i].target;
+		if (!t || !pat_wait_matches(pd->waits[i].cb, cb))
+			continue;
+		ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
+		/* Does the wait go with the PM core's list? */
+		in_order = desc->kind == PAT_KIND_SUSPEND ? t->seq > pd->seq :
+			   t->seq < pd->seq;
+		if (ret || pd->sync || !desc->level || !in_order ||
+		    device_pm_not_required(&t->dev))
+			continue;
+		/* Pairs with smp_store_release() in pat_churn_fn(). */
+		if (smp_load_acquire(&t->gone))
+			continue;
+		/* Pairs with smp_store_release() in pat_callback(). */
+		st = smp_load_acquire(&t->state);
+		if (desc->kind == PAT_KIND_SUSPEND && !pat_suspend_done(t, desc->level))
+			pat_violation("%s %s: waited for %s, which is %s", pd->name,
+				      desc->name, t->name,
+				      pat_state_names[pat_level(st)]);
+		if (desc->kind == PAT_KIND_RESUME && pat_level(st) >= desc->level &&
+		    !t->may_skip_resume)
+			pat_violation("%s %s: waited for %s, which is %s", pd->name,
+				      desc->name, t->name,
+				      pat_state_names[pat_level(st)]);
+	}
+}
+
 static void pat_delay(u32 us)
 {
 	if (!us)
@@ -560,6 +765,9 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 	switch (desc->kind) {
 	case PAT_KIND_PREPARE:
 		new_state |= PAT_ST_PREPARED;
+		/* "Runtime-suspended, nothing to do": direct_complete. */
+		if (pd->direct_complete)
+			ret = 1;
 		break;
 	case PAT_KIND_SUSPEND:
 		pat_check_suspend(pd, cb, state);
@@ -567,7 +775,9 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 		break;
 	case PAT_KIND_RESUME:
 		pat_check_resume(pd, cb, state);
-		new_state = (state & ~PAT_ST_LEVEL) | (desc->level - 1);
+		/* A device that skipped suspend levels never goes deeper. */
+		new_state = (state & ~PAT_ST_LEVEL) |
+			    min_t(u32, pat_level(state), desc->level - 1);
 		break;
 	case PAT_KIND_COMPLETE:
 		if (!(state & PAT_ST_PREPARED))
@@ -578,8 +788,11 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 	}
 
 	start = ktime_get();
+	pat_do_waits(pd, cb);
 	if (desc->level)
-		pat_delay(pd->time_us[pat_time_index(desc)]);
+		pat_delay(pd->time_us[pat_time_index(desc)] +
+			  (pd->jitter_us ?
+			   get_random_u32_below(pd->jitter_us + 1) : 0));
 
 	if (desc->kind == PAT_KIND_SUSPEND) {
 		armed = READ_ONCE(pd->fail);
@@ -663,31 +876,62 @@ static const struct dev_pm_ops pat_pm_ops = {
 	.restore_noirq	= pat_restore_noirq,
 };
 
+/* The driver binds to the devices created with driver=1. */
 static int pat_match(struct device *dev, const struct device_driver *drv)
 {
-	return 1;
+	return to_pat_dev(dev)->bind;
+}
+
+/*
+ * The driver sets the DPM_FLAG_* flags the topology asks for, as a real
+ * driver does in its probe (the driver core clears them on unbind).
+ */
+static int pat_probe(struct device *dev)
+{
+	struct pat_dev *pd = to_pat_dev(dev);
+	u32 flags = 0;
+
+	if (pd->smart_suspend)
+		flags |= DPM_FLAG_SMART_SUSPEND;
+	if (pd->may_skip_resume)
+		flags |= DPM_FLAG_MAY_SKIP_RESUME;
+	dev_pm_set_driver_flags(dev, flags);
+	return 0;
 }
 
 static const struct bus_type pat_bus = {
 	.name	= "pm_async_test",
 	.match	= pat_match,
+};
+
+/*
+ * The device type provides the PM callbacks, so the devices need no driver.
+ * Devices whose driver sets DPM_FLAG_SMART_SUSPEND or
+ * DPM_FLAG_MAY_SKIP_RESUME have no type and get the same callbacks from the
+ * driver: the PM core only skips driver callbacks, never those of a middle
+ * layer.
+ */
+static const struct device_type pat_type = {
+	.name	= "pm_async_test",
 	.pm	= &pat_pm_ops,
 };
 
 /*
- * The bus provides the PM callbacks, so the devices need no driver.  Binding
- * one to each device is optional because it about doubles the time it takes
- * to create and remove devices (measured under QEMU TCG).
+ * The default of driver=.  Binding a driver is optional because it about
+ * doubles the time it takes to create and remove devices (measured under
+ * QEMU TCG).
  */
 static bool bind_driver;
 module_param(bind_driver, bool, 0444);
 MODULE_PARM_DESC(bind_driver,
-		 "Bind a driver to every lab device (slower creation and removal)");
+		 "Bind a driver to lab devices without driver= (slower creation and removal)");
 
 static struct device_driver pat_driver = {
 	.name		= "pm_async_test",
 	.bus		= &pat_bus,
 	.owner		= THIS_MODULE,
+	.probe		= pat_probe,
+	.pm		= &pat_pm_ops,
 	.probe_type	= PROBE_FORCE_SYNCHRONOUS,
 };
 
@@ -739,6 +983,18 @@ static bool pat_known_no_pm(const char *name)
 	return pd && device_pm_not_required(&pd->dev);
 }
 
+/* Is @name a device (or an earlier device of this write) with a driver? */
+static bool pat_known_bound(const char *name)
+{
+	struct pat_entry *e = pat_find_pending(name);
+	struct pat_dev *pd;
+
+	if (e)
+		return e->bind;
+	pd = pat_find(name);
+	return pd && pd->bind;
+}
+
 /* Make room for @n devices in pat_devs[]. */
 static int pat_reserve(unsigned int n)
 {
@@ -759,21 +1015,28 @@ static int pat_reserve(unsigned int n)
 	return 0;
 }
 
-static int pat_link_add(struct pat_dev *consumer, struct pat_dev *supplier)
+static int pat_link_add(struct pat_dev *consumer, struct pat_dev *supplier,
+			enum pat_link_kind kind)
 {
+	static const u32 flags[] = {
+		[PAT_LINK_STATELESS]	= DL_FLAG_STATELESS,
+		[PAT_LINK_MANAGED]	= DL_FLAG_AUTOREMOVE_CONSUMER |
+					  DL_FLAG_PM_RUNTIME,
+		[PAT_LINK_SYNC_STATE]	= DL_FLAG_SYNC_STATE_ONLY,
+	};
 	struct pat_link *lk;
 
 	lk = kzalloc_obj(*lk);
 	if (!lk)
 		return -ENOMEM;
-	lk->link = device_link_add(&consumer->dev, &supplier->dev,
-				   DL_FLAG_STATELESS);
+	lk->link = device_link_add(&consumer->dev, &supplier->dev, flags[kind]);
 	if (!lk->link) {
 		kfree(lk);
 		pr_err("cannot link consumer %s to supplier %s\n",
 		       consumer->name, supplier->name);
 		return -EINVAL;
 	}
+	lk->kind = kind;
 	lk->supplier = supplier;
 	lk->consumer = consumer;
 	list_add_tail(&lk->node, &pat_links);
@@ -800,7 +1063,9 @@ static void pat_remove_from(unsigned int ndevs, unsigned int nlinks)
 		list_del(&lk->node);
 		list_del(&lk->s_node);
 		list_del(&lk->c_node);
-		device_link_del(lk->link);
+		/* Managed links go with the first of their devices. */
+		if (lk->kind == PAT_LINK_STATELESS)
+			device_link_del(lk->link);
 		kfree(lk);
 		pat_nr_links--;
 	}
@@ -820,6 +1085,8 @@ static void pat_remove_from(unsigned int ndevs, unsigned int nlinks)
 			list_del(&pd->sibling);
 		device_unregister(&pd->dev);
 	}
+	/* The managed links deleted with their devices, as above. */
+	device_link_wait_removal();
 }
 
 /*
@@ -842,10 +1109,17 @@ static struct pat_dev *pat_alloc(const struct pat_entry *e,
 	INIT_LIST_HEAD(&pd->consumers);
 	memcpy(pd->time_us, e->time_us, sizeof(pd->time_us));
 	pd->fail = e->fail;
+	pd->bind = e->bind;
+	pd->direct_complete = e->direct_complete;
+	pd->smart_suspend = e->smart_suspend;
+	pd->may_skip_resume = e->may_skip_resume;
+	pd->jitter_us = e->jitter_us;
 	atomic_set(&pd->running, 0);
 
 	device_initialize(&pd->dev);
 	pd->dev.bus = &pat_bus;
+	if (!pd->smart_suspend && !pd->may_skip_resume)
+		pd->dev.type = &pat_type;
 	pd->dev.parent = parent ? &parent->dev : NULL;
 	pd->dev.release = pat_release;
 	if (e->async)
@@ -867,6 +1141,7 @@ static struct pat_dev *pat_alloc(const struct pat_entry *e,
 /* Enter an added device in the lab's tables; pat_devs[] has room for it. */
 static void pat_track(struct pat_dev *pd)
 {
+	pd->seq = ++pat_seq;
 	pat_devs[pat_ndevs++] = pd;
 	hash_add(pat_hash, &pd->hnode, pat_name_hash(pd->name));
 	if (pd->parent)
@@ -893,10 +1168,29 @@ static int pat_create(const struct pat_entry *e)
 		return ret;
 	}
 	pat_track(pd);
+	/*
+	 * Runtime PM status is "suspended" from device_initialize() on; the
+	 * PM core only uses direct_complete and smart suspend with runtime
+	 * PM enabled.
+	 */
+	if (pd->direct_complete || pd->smart_suspend)
+		pm_runtime_enable(&pd->dev);
 
 	for (i = 0, s = e->suppliers; i < e->nr_suppliers;
 	     i++, s += strlen(s) + 1) {
-		ret = pat_link_add(pd, pat_find(s));
+		ret = pat_link_add(pd, pat_find(s), PAT_LINK_STATELESS);
+		if (ret)
+			return ret;
+	}
+	for (i = 0, s = e->managed; i < e->nr_managed;
+	     i++, s += strlen(s) + 1) {
+		ret = pat_link_add(pd, pat_find(s), PAT_LINK_MANAGED);
+		if (ret)
+			return ret;
+	}
+	for (i = 0, s = e->sync_consumers; i < e->nr_sync_consumers;
+	     i++, s += strlen(s) + 1) {
+		ret = pat_link_add(pat_find(s), pd, PAT_LINK_SYNC_STATE);
 		if (ret)
 			return ret;
 	}
@@ -948,48 +1242,144 @@ static int pat_parse_fail(const char *s)
 	return -EINVAL;
 }
 
-/*
- * Split the comma-separated supplier list @val in place and check every
- * name.  Return 0 or -EINVAL after logging why.
- */
-static int pat_parse_suppliers(struct pat_entry *e, char *val)
+/* Is @name among the @nr NUL-separated names of @list? */
+static bool pat_in_list(const char *list, unsigned int nr, const char *name)
 {
-	const char *prev;
 	unsigned int i;
+
+	for (i = 0; i < nr; i++, list += strlen(list) + 1)
+		if (!strcmp(list, name))
+			return true;
+	return false;
+}
+
+/*
+ * Split the comma-separated device list @val of key @key in place into
+ * *@list and *@nr and check every name: an earlier device, not @e itself,
+ * not twice.  The ends of a link: a supplier (suppliers=, managed=) must
+ * take part in PM, a consumer of a SYNC_STATE_ONLY link (sync_consumers=)
+ * must have no driver.  Return 0 or -EINVAL after logging why.
+ */
+static int pat_parse_names(struct pat_entry *e, char *val, int key,
+			   const char **list, unsigned int *nr)
+{
 	char *s;
 
-	e->suppliers = val;
-	e->nr_suppliers = 0;
+	*list = val;
+	*nr = 0;
 	while ((s = strsep(&val, ","))) {
 		if (!*s) {
-			pr_err("line %u: empty name in suppliers=\n", e->line);
+			pr_err("line %u: empty name in %s=\n", e->line,
+			       pat_keys[key]);
 			return -EINVAL;
 		}
 		if (!strcmp(s, e->name)) {
-			pr_err("line %u: link cycle: %s is its own supplier\n",
-			       e->line, s);
+			pr_err("line %u: link cycle: %s is its own %s\n",
+			       e->line, s, key == PAT_KEY_SYNC_CONSUMERS ?
+			       "consumer" : "supplier");
 			return -EINVAL;
 		}
 		if (!pat_known(s)) {
-			pr_err("line %u: unknown supplier '%s'\n", e->line, s);
+			pr_err("line %u: unknown device '%.40s' in %s=\n",
+			       e->line, s, pat_keys[key]);
 			return -EINVAL;
 		}
-		if (pat_known_no_pm(s)) {
+		if (key != PAT_KEY_SYNC_CONSUMERS && pat_known_no_pm(s)) {
 			/* device_link_add() needs a supplier on the PM list. */
 			pr_err("line %u: supplier %s takes no part in PM (pm=0)\n",
 			       e->line, s);
 			return -EINVAL;
 		}
-		for (i = 0, prev = e->suppliers; i < e->nr_suppliers;
-		     i++, prev += strlen(prev) + 1) {
-			if (!strcmp(prev, s)) {
-				pr_err("line %u: supplier %s listed twice\n",
-				       e->line, s);
+		if (key == PAT_KEY_SYNC_CONSUMERS && pat_known_bound(s)) {
+			pr_err("line %u: consumer %s has a driver: a SYNC_STATE_ONLY link needs an unbound consumer\n",
+			       e->line, s);
+			return -EINVAL;
+		}
+		if (pat_in_list(*list, *nr, s)) {
+			pr_err("line %u: %s listed twice in %s=\n", e->line, s,
+			       pat_keys[key]);
+			return -EINVAL;
+		}
+		(*nr)++;
+	}
+	return 0;
+}
+
+/* The callback index of @name, or -EINVAL. */
+static int pat_parse_cb(const char *name)
+{
+	int i;
+
+	for (i = 0; i < PAT_NR_CBS; i++)
+		if (!strcmp(name, pat_cbs[i].name))
+			return i;
+	return -EINVAL;
+}
+
+/*
+ * Parse "PHASE:NAME[,PHASE:NAME...]" of wait= into @e.  The names are
+ * checked once the whole write is parsed: they may name later devices.
+ */
+static int pat_parse_waits(struct pat_entry *e, char *val)
+{
+	char *s, *name;
+	unsigned int i;
+	int cb;
+
+	while ((s = strsep(&val, ","))) {
+		name = strchr(s, ':');
+		if (!name) {
+			pr_err("line %u: wait=%.40s is not PHASE:NAME\n",
+			       e->line, s);
+			return -EINVAL;
+		}
+		*name++ = '\0';
+		cb = pat_parse_cb(s);
+		if (cb < 0) {
+			pr_err("line %u: unknown phase '%.40s' in wait=\n",
+			       e->line, s);
+			return -EINVAL;
+		}
+		if (!pat_valid_name(name)) {
+			pr_err("line %u: invalid name '%.40s' in wait=\n",
+			       e->line, name);
+			return -EINVAL;
+		}
+		if (!strcmp(name, e->name)) {
+			pr_err("line %u: %s waits for itself\n", e->line, name);
+			return -EINVAL;
+		}
+		for (i = 0; i < e->nr_waits; i++) {
+			if (e->waits[i].cb == cb &&
+			    !strcmp(e->wait_names[i], name)) {
+				pr_err("line %u: wait=%s:%s given twice\n",
+				       e->line, s, name);
 				return -EINVAL;
 			}
 		}
-		e->nr_suppliers++;
+		if (e->nr_waits == PAT_MAX_WAITS) {
+			pr_err("line %u: more than %d waits\n", e->line,
+			       PAT_MAX_WAITS);
+			return -EINVAL;
+		}
+		e->waits[e->nr_waits].cb = cb;
+		e->wait_names[e->nr_waits++] = name;
 	}
+	return 0;
+}
+
+/* Parse a 0 or 1 of key @key into *@flag.  Return 0 or -EINVAL. */
+static int pat_parse_bool(const struct pat_entry *e, int key, const char *val,
+			  bool *flag)
+{
+	unsigned int v;
+
+	if (kstrtouint(val, 10, &v) || v > 1) {
+		pr_err("line %u: bad number %s=%.40s (0 or 1)\n", e->line,
+		       pat_keys[key], val);
+		return -EINVAL;
+	}
+	*flag = v;
 	return 0;
 }
 
@@ -1015,6 +1405,7 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 	memset(e, 0, sizeof(*e));
 	e->line = lineno;
 	e->async = true;
+	e->bind = bind_driver;
 	if (!pat_valid_name(tok)) {
 		pr_err("line %u: invalid name '%.40s': 1 to %d characters of [A-Za-z0-9_.:-]\n",
 		       lineno, tok, PAT_NAME_MAX);
@@ -1075,8 +1466,47 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 			e->no_pm = !v;
 			break;
 		case PAT_KEY_SUPPLIERS:
-			if (pat_parse_suppliers(e, val))
+			if (pat_parse_names(e, val, key, &e->suppliers,
+					    &e->nr_suppliers))
 				return -EINVAL;
+			break;
+		case PAT_KEY_MANAGED:
+			if (pat_parse_names(e, val, key, &e->managed,
+					    &e->nr_managed))
+				return -EINVAL;
+			break;
+		case PAT_KEY_SYNC_CONSUMERS:
+			if (pat_parse_names(e, val, key, &e->sync_consumers,
+					    &e->nr_sync_consumers))
+				return -EINVAL;
+			break;
+		case PAT_KEY_WAIT:
+			if (pat_parse_waits(e, val))
+				return -EINVAL;
+			break;
+		case PAT_KEY_DRIVER:
+			if (pat_parse_bool(e, key, val, &e->bind))
+				return -EINVAL;
+			break;
+		case PAT_KEY_DIRECT_COMPLETE:
+			if (pat_parse_bool(e, key, val, &e->direct_complete))
+				return -EINVAL;
+			break;
+		case PAT_KEY_SMART_SUSPEND:
+			if (pat_parse_bool(e, key, val, &e->smart_suspend))
+				return -EINVAL;
+			break;
+		case PAT_KEY_MAY_SKIP_RESUME:
+			if (pat_parse_bool(e, key, val, &e->may_skip_resume))
+				return -EINVAL;
+			break;
+		case PAT_KEY_JITTER:
+			if (kstrtouint(val, 10, &v) || v > PAT_MAX_US) {
+				pr_err("line %u: bad number jitter=%.40s (0 to %u us)\n",
+				       lineno, val, PAT_MAX_US);
+				return -EINVAL;
+			}
+			e->jitter_us = v;
 			break;
 		case PAT_KEY_FAIL:
 			fail = pat_parse_fail(val);
@@ -1109,6 +1539,32 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 			return -EINVAL;
 		}
 		e->async = false;
+		if (e->nr_sync_consumers) {
+			/* device_link_add() needs a supplier on the PM list. */
+			pr_err("line %u: sync_consumers= with pm=0: a supplier must take part in PM\n",
+			       lineno);
+			return -EINVAL;
+		}
+		if (e->direct_complete || e->smart_suspend ||
+		    e->may_skip_resume) {
+			pr_err("line %u: direct_complete, smart_suspend or may_skip_resume with pm=0\n",
+			       lineno);
+			return -EINVAL;
+		}
+	}
+	for (v = 0, tok = (char *)e->managed; v < e->nr_managed;
+	     v++, tok += strlen(tok) + 1) {
+		if (pat_in_list(e->suppliers, e->nr_suppliers, tok)) {
+			pr_err("line %u: %s is in both suppliers= and managed=\n",
+			       lineno, tok);
+			return -EINVAL;
+		}
+	}
+	if ((e->smart_suspend || e->may_skip_resume) && !e->bind) {
+		/* The flags are the driver's, set in its probe. */
+		pr_err("line %u: smart_suspend or may_skip_resume without a driver (driver=1)\n",
+		       lineno);
+		return -EINVAL;
 	}
 	return 1;
 }
@@ -1120,9 +1576,10 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
  */
 static int pat_load(char *buf)
 {
-	unsigned int nlines = 1, n = 0, lineno = 0, i;
+	unsigned int nlines = 1, n = 0, lineno = 0, i, j;
 	unsigned int old_ndevs, old_nlinks;
 	struct pat_entry *entries;
+	struct pat_dev *pd;
 	char *line, *p;
 	int ret = 0;
 
@@ -1146,6 +1603,18 @@ static int pat_load(char *buf)
 		n++;
 	}
 
+	/* wait= may name any device of the lab or of this write. */
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < entries[i].nr_waits; j++) {
+			if (pat_known(entries[i].wait_names[j]))
+				continue;
+			pr_err("line %u: unknown device '%s' in wait=\n",
+			       entries[i].line, entries[i].wait_names[j]);
+			ret = -EINVAL;
+			goto reset_pending;
+		}
+	}
+
 	ret = pat_reserve(pat_ndevs + n);
 	if (ret)
 		goto reset_pending;
@@ -1158,7 +1627,15 @@ static int pat_load(char *buf)
 			pr_err("line %u: cannot create %s: %d\n",
 			       entries[i].line, entries[i].name, ret);
 			pat_remove_from(old_ndevs, old_nlinks);
-			break;
+			goto reset_pending;
+		}
+	}
+	for (i = 0; i < n; i++) {
+		pd = pat_find(entries[i].name);
+		pd->nr_waits = entries[i].nr_waits;
+		for (j = 0; j < pd->nr_waits; j++) {
+			pd->waits[j].cb = entries[i].waits[j].cb;
+			pd->waits[j].target = pat_find(entries[i].wait_names[j]);
 		}
 	}
 
@@ -1245,10 +1722,47 @@ static void *pat_dev_seq_next(struct seq_file *m, void *v, loff_t *pos)
 	return *pos < pat_ndevs ? pat_devs[*pos] : NULL;
 }
 
+/* One name of a list key: " KEY=NAME" for the first, ",NAME" after. */
+static void pat_show_name(struct seq_file *m, const char *key,
+			  const char *name, char *sep)
+{
+	if (*sep == '=')
+		seq_printf(m, " %s", key);
+	seq_printf(m, "%c%s", *sep, name);
+	*sep = ',';
+}
+
+/*
+ * The links of @pd of kind @kind as a topology key: the suppliers of
+ * stateless and managed links, the consumers of SYNC_STATE_ONLY ones (which
+ * are listed on the supplier's line), in creation order.
+ */
+static void pat_show_links(struct seq_file *m, struct pat_dev *pd,
+			   enum pat_link_kind kind)
+{
+	static const char * const keys[] = {
+		[PAT_LINK_STATELESS]	= "suppliers",
+		[PAT_LINK_MANAGED]	= "managed",
+		[PAT_LINK_SYNC_STATE]	= "sync_consumers",
+	};
+	struct pat_link *lk;
+	char sep = '=';
+
+	if (kind == PAT_LINK_SYNC_STATE) {
+		list_for_each_entry(lk, &pd->consumers, s_node)
+			if (lk->kind == kind)
+				pat_show_name(m, keys[kind], lk->consumer->name,
+					      &sep);
+		return;
+	}
+	list_for_each_entry(lk, &pd->suppliers, c_node)
+		if (lk->kind == kind)
+			pat_show_name(m, keys[kind], lk->supplier->name, &sep);
+}
+
 static int pat_topology_show(struct seq_file *m, void *v)
 {
 	struct pat_dev *pd = v;
-	struct pat_link *lk;
 	char sep = '=';
 	int i, fail;
 
@@ -1259,18 +1773,32 @@ static int pat_topology_show(struct seq_file *m, void *v)
 	for (i = 0; i < PAT_NR_TIMES; i++)
 		seq_printf(m, " %s=%u", pat_keys[PAT_KEY_TIME0 + i],
 			   pd->time_us[i]);
-	if (!list_empty(&pd->suppliers)) {
-		seq_puts(m, " suppliers");
-		list_for_each_entry(lk, &pd->suppliers, c_node) {
-			seq_printf(m, "%c%s", sep, lk->supplier->name);
-			sep = ',';
-		}
-	}
+	pat_show_links(m, pd, PAT_LINK_STATELESS);
 	fail = READ_ONCE(pd->fail);
 	if (fail)
 		seq_printf(m, " fail=%s", pat_cbs[fail - 1].name);
 	if (device_pm_not_required(&pd->dev))
 		seq_puts(m, " pm=0");
+	if (pd->bind != bind_driver)
+		seq_printf(m, " driver=%d", pd->bind);
+	pat_show_links(m, pd, PAT_LINK_MANAGED);
+	pat_show_links(m, pd, PAT_LINK_SYNC_STATE);
+	for (i = 0; i < pd->nr_waits; i++) {
+		if (!pd->waits[i].target)
+			continue;
+		seq_printf(m, "%s%s:%s", sep == '=' ? " wait=" : ",",
+			   pat_cbs[pd->waits[i].cb].name,
+			   pd->waits[i].target->name);
+		sep = ',';
+	}
+	if (pd->direct_complete)
+		seq_puts(m, " direct_complete=1");
+	if (pd->smart_suspend)
+		seq_puts(m, " smart_suspend=1");
+	if (pd->may_skip_resume)
+		seq_puts(m, " may_skip_resume=1");
+	if (pd->jitter_us)
+		seq_printf(m, " jitter=%u", pd->jitter_us);
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -1460,10 +1988,17 @@ static const struct file_operations pat_fail_fops = {
  * @del_start: ktime_get() before the device's links were deleted.
  * @del_end: ktime_get() after device_del() returned.
  * @add_end: ktime_get() after device_add() of @newpd returned.
- * @add_result: What device_add() returned for @newpd.
+ * @add_result: What device_add() returned for @newpd, or device_move() or
+ *	device_link_add() (0 or -EINVAL) for the other operations.
+ * @op: What the thread does to @name (&enum pat_churn_op).
+ * @other: The new parent (``move=``) or the supplier (``link=``,
+ *	``unlink=``).
+ * @otherpd: The device named by @other, resolved when the transition
+ *	starts.
+ * @lk: The link to add (allocated, not yet added) or to delete.
  *
  * Protected by &pat_lock, except that the churn thread owns @victim,
- * @newpd and the times from its start until kthread_stop() returns.
+ * @newpd, @lk and the times from its start until kthread_stop() returns.
  */
 struct pat_churn {
 	bool armed;
@@ -1471,6 +2006,10 @@ struct pat_churn {
 	char name[PAT_NAME_MAX + 1];
 	char newname[PAT_NAME_MAX + 1];
 	char parent[PAT_NAME_MAX + 1];
+	u8 op;
+	char other[PAT_NAME_MAX + 1];
+	struct pat_dev *otherpd;
+	struct pat_link *lk;
 	struct task_struct *task;
 	struct pat_dev *victim;
 	struct pat_dev *newpd;
@@ -1482,7 +2021,53 @@ struct pat_churn {
 	int add_result;
 };
 
+/* What churn does: remove (and add), move, add a link, delete a link. */
+enum pat_churn_op {
+	PAT_CHURN_DEL,
+	PAT_CHURN_MOVE,
+	PAT_CHURN_LINK,
+	PAT_CHURN_UNLINK,
+};
+
+static const char * const pat_churn_ops[] = {
+	[PAT_CHURN_DEL]		= "",
+	[PAT_CHURN_MOVE]	= "move",
+	[PAT_CHURN_LINK]	= "link",
+	[PAT_CHURN_UNLINK]	= "unlink",
+};
+
 static struct pat_churn pat_churn;
+
+/*
+ * Move, link or unlink for the churn thread.  The checks skip the moved
+ * device's parent relations and the deleted link; the link added is not
+ * in the lab's lists before settling, so no check looks at it.
+ */
+static void pat_churn_change(struct pat_churn *c, struct pat_dev *pd)
+{
+	switch (c->op) {
+	case PAT_CHURN_MOVE:
+		/* Pairs with smp_load_acquire() in the checks. */
+		smp_store_release(&pd->moved, true);
+		/* The mark is visible before the PM core can see the move. */
+		smp_mb();
+		c->add_result = device_move(&pd->dev, &c->otherpd->dev,
+					    DPM_ORDER_NONE);
+		break;
+	case PAT_CHURN_LINK:
+		c->lk->link = device_link_add(&pd->dev, &c->otherpd->dev,
+					      DL_FLAG_STATELESS);
+		c->add_result = c->lk->link ? 0 : -EINVAL;
+		break;
+	case PAT_CHURN_UNLINK:
+		/* Pairs with smp_load_acquire() in the checks. */
+		smp_store_release(&c->lk->gone, true);
+		/* The mark is visible before the PM core can see the removal. */
+		smp_mb();
+		device_link_del(c->lk->link);
+		break;
+	}
+}
 
 /*
  * The churn thread: it is a kernel thread and not freezable, so it keeps
@@ -1497,6 +2082,11 @@ static int pat_churn_fn(void *data)
 
 	pat_delay(c->delay_us);
 	c->del_start = ktime_get_ns();
+	if (c->op != PAT_CHURN_DEL) {
+		pat_churn_change(c, pd);
+		c->del_end = ktime_get_ns();
+		goto wait;
+	}
 	list_for_each_entry(lk, &pd->suppliers, c_node) {
 		/* Pairs with smp_load_acquire() in pat_check_resume(). */
 		smp_store_release(&lk->gone, true);
@@ -1509,10 +2099,13 @@ static int pat_churn_fn(void *data)
 	smp_store_release(&pd->gone, true);
 	/* The marks are visible before the PM core can see any removal. */
 	smp_mb();
+	/* device_del() deletes the managed links. */
 	list_for_each_entry(lk, &pd->suppliers, c_node)
-		device_link_del(lk->link);
+		if (lk->kind == PAT_LINK_STATELESS)
+			device_link_del(lk->link);
 	list_for_each_entry(lk, &pd->consumers, s_node)
-		device_link_del(lk->link);
+		if (lk->kind == PAT_LINK_STATELESS)
+			device_link_del(lk->link);
 	/* The reference of device_initialize() is dropped when settling. */
 	device_del(&pd->dev);
 	c->del_end = ktime_get_ns();
@@ -1522,6 +2115,7 @@ static int pat_churn_fn(void *data)
 		c->add_end = ktime_get_ns();
 	}
 
+wait:
 	/* Wait for kthread_stop() at the end of the transition. */
 	set_current_state(TASK_INTERRUPTIBLE);
 	while (!kthread_should_stop()) {
@@ -1538,9 +2132,50 @@ static bool pat_has_children(struct pat_dev *pd)
 	return !list_empty(&pd->children);
 }
 
+/* The lab's link from @consumer to @supplier, of any kind, or NULL. */
+static struct pat_link *pat_find_link(struct pat_dev *consumer,
+				      struct pat_dev *supplier)
+{
+	struct pat_link *lk;
+
+	list_for_each_entry(lk, &consumer->suppliers, c_node)
+		if (lk->supplier == supplier)
+			return lk;
+	return NULL;
+}
+
+/*
+ * Check move=, link= and unlink= against the current devices: the other
+ * device exists and was created before @victim (so parents and suppliers
+ * stay older than their children and consumers), a supplier takes part in
+ * PM, a new link is new and a link to delete is a stateless one.
+ */
+static int pat_churn_resolve_op(struct pat_dev *victim, struct pat_dev **other)
+{
+	struct pat_churn *c = &pat_churn;
+	struct pat_link *lk;
+
+	*other = pat_find(c->other);
+	if (!*other)
+		return -ENOENT;
+	if ((*other)->seq >= victim->seq)
+		return -EINVAL;
+	lk = pat_find_link(victim, *other);
+	switch (c->op) {
+	case PAT_CHURN_LINK:
+		if (device_pm_not_required(&(*other)->dev))
+			return -EINVAL;
+		return lk ? -EEXIST : 0;
+	case PAT_CHURN_UNLINK:
+		return lk && lk->kind == PAT_LINK_STATELESS ? 0 : -ENOENT;
+	}
+	return 0;
+}
+
 /*
  * Check the armed churn against the current devices.  Return 0 and set
- * *@victim and *@parent, or a negative error code.
+ * *@victim and *@parent (the new device's parent, or the other device of
+ * move=, link= and unlink=), or a negative error code.
  */
 static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
 {
@@ -1551,6 +2186,8 @@ static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
 	*victim = pat_find(c->name);
 	if (!*victim)
 		return -ENOENT;
+	if (c->op != PAT_CHURN_DEL)
+		return pat_churn_resolve_op(*victim, parent);
 	if (pat_has_children(*victim))
 		return -EBUSY;
 	*parent = NULL;
@@ -1573,7 +2210,7 @@ static void pat_churn_start(void)
 {
 	struct pat_churn *c = &pat_churn;
 	struct pat_dev *victim, *parent;
-	struct pat_entry e = { .async = true };
+	struct pat_entry e = { .async = true, .bind = bind_driver };
 	struct task_struct *t;
 	int ret;
 
@@ -1588,8 +2225,23 @@ static void pat_churn_start(void)
 	c->add_end = 0;
 	c->add_result = 0;
 	c->newpd = NULL;
+	c->lk = NULL;
 
 	ret = pat_churn_resolve(&victim, &parent);
+	c->otherpd = parent;
+	if (!ret && c->op == PAT_CHURN_UNLINK)
+		c->lk = pat_find_link(victim, parent);
+	if (!ret && c->op == PAT_CHURN_LINK) {
+		c->lk = kzalloc_obj(*c->lk);
+		if (c->lk) {
+			c->lk->kind = PAT_LINK_STATELESS;
+			c->lk->supplier = parent;
+			c->lk->consumer = victim;
+			c->lk->waited = true;
+		} else {
+			ret = -ENOMEM;
+		}
+	}
 	/* Room for the new device, so settling cannot fail. */
 	if (!ret && c->newname[0])
 		ret = pat_reserve(pat_ndevs + 1);
@@ -1616,9 +2268,49 @@ static void pat_churn_start(void)
 			put_device(&c->newpd->dev);
 		c->newpd = NULL;
 		c->victim = NULL;
-		pr_warn("churn: cannot remove %s: %d\n", c->name, ret);
+		if (c->op == PAT_CHURN_LINK)
+			kfree(c->lk);
+		c->lk = NULL;
+		pr_warn("churn: cannot change %s: %d\n", c->name, ret);
 	}
 	c->error = ret;
+}
+
+/* Settle move=, link= and unlink= (see pat_churn_settle()). */
+static void pat_churn_settle_op(struct pat_churn *c, struct pat_dev *pd)
+{
+	struct pat_link *lk = c->lk;
+
+	switch (c->op) {
+	case PAT_CHURN_MOVE:
+		WRITE_ONCE(pd->moved, false);
+		if (c->add_result)
+			break;
+		if (pd->parent)
+			list_del(&pd->sibling);
+		pd->parent = c->otherpd;
+		list_add_tail(&pd->sibling, &pd->parent->children);
+		break;
+	case PAT_CHURN_LINK:
+		if (c->add_result) {
+			kfree(lk);
+			break;
+		}
+		list_add_tail(&lk->node, &pat_links);
+		list_add_tail(&lk->s_node, &lk->supplier->consumers);
+		list_add_tail(&lk->c_node, &lk->consumer->suppliers);
+		pat_nr_links++;
+		break;
+	case PAT_CHURN_UNLINK:
+		list_del(&lk->node);
+		list_del(&lk->s_node);
+		list_del(&lk->c_node);
+		kfree(lk);
+		pat_nr_links--;
+		break;
+	}
+	c->lk = NULL;
+	c->victim = NULL;
 }
 
 /*
@@ -1630,7 +2322,7 @@ static void pat_churn_settle(void)
 	struct pat_churn *c = &pat_churn;
 	struct pat_dev *pd = c->victim;
 	struct pat_link *lk, *tmp;
-	unsigned int i;
+	unsigned int i, j;
 
 	lockdep_assert_held(&pat_lock);
 
@@ -1639,6 +2331,10 @@ static void pat_churn_settle(void)
 	kthread_stop(c->task);
 	put_task_struct(c->task);
 	c->task = NULL;
+	if (c->op != PAT_CHURN_DEL) {
+		pat_churn_settle_op(c, pd);
+		return;
+	}
 
 	list_for_each_entry_safe(lk, tmp, &pat_links, node) {
 		if (lk->supplier != pd && lk->consumer != pd)
@@ -1659,6 +2355,11 @@ static void pat_churn_settle(void)
 	hash_del(&pd->hnode);
 	if (pd->parent)
 		list_del(&pd->sibling);
+	/* Nothing waits for the removed device any more. */
+	for (i = 0; i < pat_ndevs; i++)
+		for (j = 0; j < pat_devs[i]->nr_waits; j++)
+			if (pat_devs[i]->waits[j].target == pd)
+				pat_devs[i]->waits[j].target = NULL;
 	/* As in pat_remove_from(): the links' references go first. */
 	device_link_wait_removal();
 	put_device(&pd->dev);
@@ -1684,6 +2385,8 @@ static int pat_churn_show(struct seq_file *m, void *v)
 	}
 	if (c->armed) {
 		seq_printf(m, "armed %u %s", c->delay_us, c->name);
+		if (c->op != PAT_CHURN_DEL)
+			seq_printf(m, " %s=%s", pat_churn_ops[c->op], c->other);
 		if (c->newname[0])
 			seq_printf(m, " %s", c->newname);
 		if (c->parent[0])
@@ -1692,6 +2395,10 @@ static int pat_churn_show(struct seq_file *m, void *v)
 	} else if (c->ran && c->error) {
 		seq_printf(m, "skipped %u %s %d\n", c->delay_us, c->name,
 			   c->error);
+	} else if (c->ran && c->op != PAT_CHURN_DEL) {
+		seq_printf(m, "done %u %s %s=%s %lld %lld %d\n", c->delay_us,
+			   c->name, pat_churn_ops[c->op], c->other, c->del_start,
+			   c->del_end, c->add_result);
 	} else if (c->ran) {
 		seq_printf(m, "done %u %s %lld %lld", c->delay_us, c->name,
 			   c->del_start, c->del_end);
@@ -1709,13 +2416,17 @@ static int pat_churn_open(struct inode *inode, struct file *file)
 	return single_open(file, pat_churn_show, NULL);
 }
 
-/* Parse "DELAY_US NAME [NEWNAME [parent=P]]" or "none" into pat_churn. */
+/*
+ * Parse "DELAY_US NAME [NEWNAME [parent=P]]", "DELAY_US NAME OP=OTHER" (OP
+ * move, link or unlink) or "none" into pat_churn.
+ */
 static int pat_churn_parse(char *s)
 {
 	struct pat_churn *c = &pat_churn;
-	char *tok[4], *p;
+	char *tok[4], *p, *other;
 	unsigned int n = 0;
 	u32 delay;
+	int op;
 
 	while (n < ARRAY_SIZE(tok) && (tok[n] = pat_next_token(&s)))
 		n++;
@@ -1728,6 +2439,17 @@ static int pat_churn_parse(char *s)
 	if (n < 2 || kstrtou32(tok[0], 10, &delay) || delay > PAT_MAX_US ||
 	    !pat_valid_name(tok[1]))
 		return -EINVAL;
+	op = PAT_CHURN_DEL;
+	other = "";
+	if (n == 3 && strchr(tok[2], '=')) {
+		other = strchr(tok[2], '=');
+		*other++ = '\0';
+		op = match_string(pat_churn_ops, ARRAY_SIZE(pat_churn_ops),
+				  tok[2]);
+		if (op <= PAT_CHURN_DEL || !pat_valid_name(other))
+			return -EINVAL;
+		n = 2;
+	}
 	if (n >= 3 && !pat_valid_name(tok[2]))
 		return -EINVAL;
 	p = NULL;
@@ -1740,6 +2462,8 @@ static int pat_churn_parse(char *s)
 	c->delay_us = delay;
 	strscpy(c->name, tok[1]);
 	strscpy(c->newname, n >= 3 ? tok[2] : "");
+	c->op = op;
+	strscpy(c->other, other);
 	strscpy(c->parent, p ? p : "");
 	c->armed = true;
 	return 0;
@@ -1765,15 +2489,16 @@ static ssize_t pat_churn_write(struct file *file, const char __user *ubuf,
 	}
 	ret = pat_churn_parse(buf);
 	if (ret) {
-		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]' or 'none'\n");
+		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]', 'DELAY_US NAME move|link|unlink=NAME' or 'none'\n");
 		goto unlock;
 	}
 	/* Refuse now what would be skipped at the transition. */
 	if (pat_churn.armed) {
 		ret = pat_churn_resolve(&victim, &parent);
 		if (ret) {
-			pr_err("churn: cannot remove %s (or add %s): %d\n",
-			       pat_churn.name, pat_churn.newname, ret);
+			pr_err("churn: cannot change %s (or add %s, or %s %s): %d\n",
+			       pat_churn.name, pat_churn.newname,
+			       pat_churn_ops[pat_churn.op], pat_churn.other, ret);
 			pat_churn.armed = false;
 			ret = -EINVAL;
 		}
@@ -1833,6 +2558,7 @@ static DECLARE_DELAYED_WORK(pat_watchdog, pat_watchdog_fn);
  */
 static void pat_transition_begin(void)
 {
+	struct pat_link *lk;
 	unsigned int i;
 
 	mutex_lock(&pat_lock);
@@ -1844,6 +2570,13 @@ static void pat_transition_begin(void)
 		 */
 		pat_devs[i]->sync = !pat_devs[i]->dev.power.async_suspend;
 	}
+	/*
+	 * Probing is blocked during the transition, so a managed link stays
+	 * dormant or not until churn deletes it.
+	 */
+	list_for_each_entry(lk, &pat_links, node)
+		lk->waited = lk->kind != PAT_LINK_SYNC_STATE &&
+			     READ_ONCE(lk->link->status) != DL_STATE_DORMANT;
 	for (i = 0; i < PAT_MAX_VIOLATIONS; i++)
 		pat_violations[i].valid = 0;
 	atomic_set(&pat_nr_violations, 0);
@@ -1893,11 +2626,9 @@ static int __init pat_init(void)
 	ret = bus_register(&pat_bus);
 	if (ret)
 		return ret;
-	if (bind_driver) {
-		ret = driver_register(&pat_driver);
-		if (ret)
-			goto err_unregister_bus;
-	}
+	ret = driver_register(&pat_driver);
+	if (ret)
+		goto err_unregister_bus;
 	ret = register_pm_notifier(&pat_pm_nb);
 	if (ret)
 		goto err_unregister_driver;
@@ -1913,8 +2644,7 @@ static int __init pat_init(void)
 	return 0;
 
 err_unregister_driver:
-	if (bind_driver)
-		driver_unregister(&pat_driver);
+	driver_unregister(&pat_driver);
 err_unregister_bus:
 	bus_unregister(&pat_bus);
 	return ret;
@@ -1930,8 +2660,7 @@ static void __exit pat_exit(void)
 	pat_remove_from(0, 0);
 	mutex_unlock(&pat_lock);
 	kvfree(pat_devs);
-	if (bind_driver)
-		driver_unregister(&pat_driver);
+	driver_unregister(&pat_driver);
 	bus_unregister(&pat_bus);
 }
 module_exit(pat_exit);

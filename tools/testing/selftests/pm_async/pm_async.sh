@@ -25,6 +25,20 @@
 #     starts each resume phase at once, not behind the sync devices; a
 #     sync device beyond a no-PM one (grandchild, grandparent) is still
 #     waited for, as the walk always did.
+#  3c. real drivers: per-device driver binding and the states of managed,
+#     dormant and SYNC_STATE_ONLY links; a managed link orders its ends;
+#     SYNC_STATE_ONLY and dormant links finish with pm_async 0 and 1;
+#     device_pm_wait_for_dev() (wait=) in suspend, resume and noirq
+#     phases orders the devices; direct_complete devices run only prepare
+#     and complete, unless a child or consumer suspends; smart suspend and
+#     may-skip-resume devices skip exactly the callbacks the PM core may
+#     skip; jitter= changes durations from cycle to cycle; churn moves a
+#     device (device_move()) and deletes a link during a transition; all
+#     with no violation.
+#  3d. pm_async=0 is stock order: on a topology with links, waits and mixed
+#     flags, every callback runs in the PM task, one at a time, in exactly
+#     the PM core's list order (creation order; reversed for suspend-side
+#     phases and complete).
 #  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
 #     with pm_async 0 and 1: the transition fails, nothing is out of
 #     order, every device ends active, the next transition succeeds.
@@ -199,7 +213,10 @@ good_cycle()
 # check_report REQUIRED ALLOWED [DEV PHASE]: every device of $TMP/topo has
 # exactly one line in $TMP/report for each phase in REQUIRED, at most one for
 # each in ALLOWED and none for others; results are 0 except DEV's PHASE,
-# which must be -EIO; there is no violation.
+# which must be -EIO; there is no violation.  A device whose callbacks the
+# PM core may skip (direct_complete=1, smart_suspend=1, may_skip_resume=1)
+# needs only prepare and complete, and its prepare returns 1 with
+# direct_complete=1.
 check_report()
 {
 	awk -v req="$1" -v allow="$1 $2" -v faildev="${3:-}" -v failph="${4:-}" \
@@ -216,6 +233,10 @@ check_report()
 				continue
 			dev[++nd] = f[1]
 			known[f[1]] = 1
+			if (l ~ / (direct_complete|smart_suspend|may_skip_resume)=1( |$)/)
+				skips[f[1]] = 1
+			if (l ~ / direct_complete=1( |$)/)
+				dc[f[1]] = 1
 		}
 		viol = -1
 	}
@@ -229,6 +250,8 @@ check_report()
 				print "# unexpected line: " $0
 		}
 		want = ($1 == faildev && $2 == failph) ? -5 : 0
+		if (dc[$1] && $2 == "prepare")
+			want = 1
 		if ($1 == faildev && $2 == failph)
 			failseen = 1
 		if ($7 != want && ++bad <= 5)
@@ -242,7 +265,9 @@ check_report()
 		}
 		for (i = 1; i <= nd; i++)
 			for (j = 1; j <= nr; j++)
-				if (n[dev[i] " " r[j]] != 1 && ++miss <= 5) {
+				if (n[dev[i] " " r[j]] != 1 &&
+				    (!skips[dev[i]] || r[j] == "prepare" || r[j] == "complete") &&
+				    ++miss <= 5) {
 					k = dev[i] " " r[j]
 					print "# " k ": " n[k] + 0 " lines, expected 1"
 				}
@@ -629,6 +654,288 @@ EOF
 }
 
 # ---------------------------------------------------------------------------
+# 3c. real drivers
+
+# lines DEV: the phases DEV ran in the last transition, in report order.
+lines()
+{
+	awk -v d="$1" '$1 == d { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$TMP/report"
+}
+
+# expect_lines DEV PHASES: DEV ran exactly PHASES.
+expect_lines()
+{
+	got=$(lines "$1")
+	[ "$got" = "$2" ] && return 0
+	ktap_print_msg "$1 ran '$got', expected '$2'"
+	return 1
+}
+
+# ends_before DEV1 PHASE1 DEV2 PHASE2: DEV1's PHASE1 ended before DEV2's
+# PHASE2 ended (DEV2 waited for DEV1 inside its callback).
+ends_before()
+{
+	awk -v a="$1 $2" -v b="$3 $4" '
+	$1 " " $2 == a { ea = $4; fa = 1 }
+	$1 " " $2 == b { eb = $4; fb = 1 }
+	END {
+		if (!fa || !fb) {
+			print "# no line for " (fa ? b : a)
+			exit 1
+		}
+		if (ea + 0 > eb + 0) {
+			print "# " a " ended at " ea ", after " b " ended at " eb
+			exit 1
+		}
+	}' "$TMP/report"
+}
+
+# link_status SUPPLIER CONSUMER: the driver core's state of their link.
+link_status()
+{
+	cat "/sys/class/devlink/pm_async_test:$1--pm_async_test:$2/status" 2>/dev/null
+}
+
+NR_DRIVERS=9
+
+test_drivers()
+{
+	# Drivers and links: sup and con have drivers (an active managed
+	# link), unb has none (so dor's managed link to it is dormant), ssc
+	# is registered before its supplier ssp and unbound (a
+	# SYNC_STATE_ONLY link, as fw_devlink makes them).
+	cat >"$TMP/in.topo" <<EOF
+sup driver=1 suspend=20000 resume=20000 suspend_noirq=5000 resume_noirq=5000
+con driver=1 managed=sup suspend=5000 resume=5000 suspend_noirq=1000 resume_noirq=1000
+unb driver=0 suspend=20000 resume=20000
+dor driver=1 managed=unb suspend=1000 resume=1000
+ssc suspend=3000 resume=3000
+ssp async=0 sync_consumers=ssc suspend=3000 resume=3000
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		for d in sup con dor; do
+			[ -e "$BUS/$d/driver" ] ||
+				{ ktap_print_msg "$d has no driver"; err=1; }
+		done
+		for d in unb ssc ssp; do
+			[ -e "$BUS/$d/driver" ] &&
+				{ ktap_print_msg "$d has a driver"; err=1; }
+		done
+		[ "$(link_status sup con)" = active ] ||
+			{ ktap_print_msg "sup--con is '$(link_status sup con)', expected active"; err=1; }
+		[ "$(link_status unb dor)" = dormant ] ||
+			{ ktap_print_msg "unb--dor is '$(link_status unb dor)', expected dormant"; err=1; }
+		[ -n "$(link_status ssp ssc)" ] ||
+			{ ktap_print_msg "no SYNC_STATE_ONLY link ssp--ssc"; err=1; }
+	fi
+	result $err "drivers: driver= binds per device; managed links active or dormant, a SYNC_STATE_ONLY link"
+
+	for mode in 0 1; do
+		set_pm_async $mode
+		err=1
+		[ -d "$BUS/sup" ] && good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			check_state && suspends_first con sup && err=0
+		result $err "links: a managed link orders its ends, SYNC_STATE_ONLY and dormant links finish, pm_async=$mode"
+	done
+
+	# device_pm_wait_for_dev(), the USB companion pattern: ehci's resume
+	# waits for comp, a device of a sibling subtree created before it;
+	# its suspend waits for late1, created after it; the same in the
+	# noirq phases.  All async, short callbacks for a few cycles.
+	cat >"$TMP/in.topo" <<EOF
+hc suspend=1000 resume=1000
+hc.port parent=hc suspend=1000 resume=1000
+comp resume=30000 resume_noirq=10000
+comp.port parent=comp resume=1000
+ehci parent=hc suspend=1000 resume=1000 wait=resume:comp,suspend:late1,resume_noirq:comp,suspend_noirq:late1
+late1 suspend=30000 suspend_noirq=10000
+EOF
+	ok=0
+	load "$TMP/in.topo" && ok=1
+	for mode in 1 0; do
+		set_pm_async $mode
+		err=1
+		if [ $ok = 1 ]; then
+			err=0
+			for c in 1 2 3; do
+				good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state &&
+					ends_before comp resume ehci resume &&
+					ends_before late1 suspend ehci suspend &&
+					ends_before comp resume_noirq ehci resume_noirq &&
+					ends_before late1 suspend_noirq ehci suspend_noirq || { err=1; break; }
+			done
+		fi
+		result $err "wait: device_pm_wait_for_dev() in suspend, resume and noirq phases, 3 cycles, pm_async=$mode"
+	done
+	set_pm_async 1
+
+	# direct_complete: dc is left alone; dcp is not, because its child
+	# suspends; dcs is not, because its consumer suspends; top waits for
+	# its direct_complete child dc2.
+	cat >"$TMP/in.topo" <<EOF
+dc direct_complete=1 suspend=1000 resume=1000
+dcp direct_complete=1 suspend=1000 resume=1000
+dcc parent=dcp suspend=1000 resume=1000
+dcs direct_complete=1 suspend=1000
+dcu suppliers=dcs suspend=1000 resume=1000
+top suspend=2000 suspend_late=1000 suspend_noirq=1000
+dc2 parent=top direct_complete=1 async=0
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		grep -q '^dc state=active rpm=enabled depth=0' "$TMP/state.base" ||
+			{ ktap_print_msg "dc: runtime PM not enabled"; err=1; }
+		for mode in 1 0; do
+			set_pm_async $mode
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state &&
+				expect_lines dc "prepare complete" &&
+				expect_lines dc2 "prepare complete" &&
+				expect_lines dcp "$SUSPEND_ALL" &&
+				expect_lines dcs "$SUSPEND_ALL" || err=1
+			grep -q '^dc prepare .* 1$' "$TMP/report" ||
+				{ ktap_print_msg "dc prepare did not return 1"; err=1; }
+		done
+	fi
+	set_pm_async 1
+	result $err "direct_complete: only prepare and complete run, unless a child or consumer suspends, pm_async 1 and 0"
+
+	# Smart suspend and skipped resume: the PM core skips the driver's
+	# late and noirq suspend callbacks of the runtime-suspended ss, the
+	# noirq and early resume callbacks of msk, both of sm; mp must
+	# resume because its child does.
+	cat >"$TMP/in.topo" <<EOF
+ssp suspend=1000 suspend_late=1000 suspend_noirq=1000 resume_noirq=1000
+ss parent=ssp driver=1 smart_suspend=1 suspend=1000 suspend_late=1000 suspend_noirq=1000 resume_noirq=1000
+msk driver=1 may_skip_resume=1 suspend=1000 resume_noirq=1000 resume_early=1000
+sm driver=1 smart_suspend=1 may_skip_resume=1 suspend=1000 resume=1000
+mp driver=1 may_skip_resume=1 suspend=1000 resume_noirq=1000
+mc parent=mp suspend=1000 resume_noirq=1000
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		for mode in 1 0; do
+			set_pm_async $mode
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state &&
+				expect_lines ss "prepare suspend resume_noirq resume_early resume complete" &&
+				expect_lines msk "prepare suspend suspend_late suspend_noirq resume complete" &&
+				expect_lines sm "prepare suspend resume complete" &&
+				expect_lines mp "$SUSPEND_ALL" &&
+				expect_lines ssp "$SUSPEND_ALL" || err=1
+		done
+	fi
+	set_pm_async 1
+	result $err "smart suspend, may skip resume: exactly the driver callbacks the PM core may skip are skipped, pm_async 1 and 0"
+
+	# Durations that change from cycle to cycle.
+	topo_from "j jitter=20000 suspend=1000 resume=1000 suspend_late=1000 resume_early=1000 suspend_noirq=1000 resume_noirq=1000\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		: >"$TMP/durations"
+		for c in 1 2; do
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state || break
+			awk '$2 != "prepare" && $2 != "complete" && NF == 7 { print $4 - $3 }' \
+				"$TMP/report" >>"$TMP/durations"
+		done
+		set -- $(sort -n "$TMP/durations" | sed -n '1p;$p')
+		ktap_print_msg "jitter: $(wc -l <"$TMP/durations") callbacks from $(( ${1:-0} / 1000 )) to $(( ${2:-0} / 1000 )) us"
+		[ "$(wc -l <"$TMP/durations")" = 12 ] && [ $(( ${2:-0} - ${1:-0} )) -gt 4000000 ] && err=0
+	fi
+	result $err "jitter: callback durations vary from cycle to cycle"
+
+	# Churn during a transition: device_move() to another parent and a
+	# stateless link deleted; the device and every other one still run
+	# every callback once, in order, and the topology shows the change
+	# afterwards.  (A link added then is not tested here: device_link_add()
+	# moves the consumer to the end of dpm_list, out of the transition's
+	# lists, on every kernel; make hazards HAZ_LINK=1 shows it.)
+	cat >"$TMP/in.topo" <<EOF
+a suspend=3000 resume=3000
+b parent=a suspend=3000 resume=3000
+c suspend=100000 resume=20000 suspend_late=5000 resume_early=5000
+d parent=c suspend=3000 resume=3000 suppliers=b suspend_late=5000 resume_early=5000
+e suspend=1000 resume=1000 suspend_late=5000 resume_early=5000
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		mode=1
+		for op in "d move=a:^d parent=a " "d unlink=b:^d .*resume_noirq=0\$" "e move=d:^e parent=d "; do
+			set_pm_async $mode
+			mode=$((1 - mode))
+			if ! echo "40000 ${op%%:*}" >$LAB/churn; then
+				ktap_print_msg "cannot arm churn ${op%%:*}"
+				err=1
+				break
+			fi
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state || err=1
+			set -- $(cat $LAB/churn)
+			[ "$1" = done ] && [ "$7" = 0 ] ||
+				{ ktap_print_msg "churn ${op%%:*}: $*"; err=1; }
+			grep -q "${op#*:}" $LAB/topology ||
+				{ ktap_print_msg "churn ${op%%:*}: not in the topology"; grep '^[de] ' $LAB/topology | sed 's/^/# /'; err=1; }
+			cat $LAB/topology >"$TMP/topo"
+		done
+	fi
+	set_pm_async 1
+	echo none >$LAB/churn
+	result $err "churn: device_move() and a link deleted during a transition, pm_async 1 and 0"
+}
+
+# ---------------------------------------------------------------------------
+# 3d. pm_async=0 is stock order
+
+test_stock_order()
+{
+	cat >"$TMP/in.topo" <<EOF
+o1 driver=1 suspend=200 resume=200
+o2 parent=o1 async=0 suspend=300 resume=100 suspend_noirq=100
+o3 managed=o1 driver=1 suspend=100 resume=300
+o4 suspend=100 resume=100 direct_complete=1
+o5 parent=o2 suppliers=o3 suspend=100 resume_early=200
+o6 pm=0 parent=o5
+o7 parent=o6 suspend=100 resume=100 wait=resume:o3,suspend:o9
+o8 driver=1 may_skip_resume=1 suspend=100 resume=100 suspend_late=100
+o9 sync_consumers=o4 suspend=300 resume=100 jitter=500
+o10 parent=o9 async=0 suspend=100 resume=100
+EOF
+	set_pm_async 0
+	err=1
+	if load "$TMP/in.topo" && good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+	   check_state; then
+		err=0
+		awk '$1 == "violations" { exit }
+		$6 != "task" { print "# " $1 " " $2 " ran in a " $6; err = 1 }
+		END { exit err }' "$TMP/report" || err=1
+		# The report lists devices in creation order, the PM core's
+		# list order: each phase, sorted by start time, must run
+		# through it (backwards on the suspend side and for complete),
+		# one callback at a time.
+		for ph in $SUSPEND_ALL; do
+			want=$(awk -v p="$ph" '$2 == p { print $1 }' "$TMP/report")
+			case $ph in suspend*|complete) want=$(echo "$want" | sed -n '1!G;h;$p') ;; esac
+			want=$(echo $want)
+			awk -v p="$ph" '$2 == p { print $3, $4, $1 }' "$TMP/report" | sort -n >"$TMP/order"
+			got=$(awk '{ print $3 }' "$TMP/order")
+			got=$(echo $got)
+			if [ "$got" != "$want" ]; then
+				ktap_print_msg "$ph ran '$got', list order '$want'"
+				err=1
+			fi
+			awk 'NR > 1 && $1 < end { print "# " prev " and " $3 " overlap"; bad = 1 }
+			{ end = $2; prev = $3 } END { exit bad }' "$TMP/order" || err=1
+		done
+		# And waited as stock: o7 waits for o3 (resume) and o9 (suspend).
+		ends_before o3 resume o7 resume && ends_before o9 suspend o7 suspend || err=1
+	fi
+	set_pm_async 1
+	result $err "pm_async=0: every callback in the PM task, one at a time, in exact list order (links, waits, mixed flags)"
+}
+
+# ---------------------------------------------------------------------------
 # 4. failure
 
 test_failure()
@@ -706,7 +1013,7 @@ reject_fail()
 }
 
 long_name=$(printf '%032d' 0)
-NR_BAD=19
+NR_BAD=37
 
 test_bad_input()
 {
@@ -728,13 +1035,31 @@ test_bad_input()
 	reject "pm not 0 or 1" "n1 pm=2\n"
 	reject "supplier with pm=0" "n1 pm=0\nn2 suppliers=n1\n"
 	reject "async=1 with pm=0" "n1 async=1 pm=0\n"
+	reject "driver not 0 or 1" "n1 driver=yes\n"
+	reject "unknown managed supplier" "n1 managed=nosuch\n"
+	reject "managed supplier with pm=0" "n1 pm=0\nn2 managed=n1\n"
+	reject "supplier in suppliers= and managed=" "n1 suppliers=b0 managed=b1,b0\n"
+	reject "device is its own managed supplier" "n1 managed=n1\n"
+	reject "SYNC_STATE_ONLY consumer with a driver" "n1 driver=1\nn2 sync_consumers=n1\n"
+	reject "SYNC_STATE_ONLY supplier with pm=0" "n1\nn2 pm=0 sync_consumers=n1\n"
+	reject "SYNC_STATE_ONLY consumer defined later" "n1 sync_consumers=n2\nn2\n"
+	reject "wait= without a phase" "n1 wait=b0\n"
+	reject "wait= with an unknown phase" "n1 wait=sleep:b0\n"
+	reject "wait= for an unknown device" "n1 wait=resume:nosuch\n"
+	reject "wait= for itself" "n1 wait=suspend:n1\n"
+	reject "wait= given twice" "n1 wait=resume:b0,resume:b0\n"
+	reject "more than 4 waits" "n1 wait=prepare:b0,suspend:b0,resume:b0,complete:b0,thaw:b0\n"
+	reject "direct_complete=1 with pm=0" "n1 pm=0 direct_complete=1\n"
+	reject "smart_suspend=1 without a driver" "n1 smart_suspend=1\n"
+	reject "may_skip_resume=1 without a driver" "n1 driver=0 may_skip_resume=1\n"
+	reject "jitter out of range" "n1 jitter=10000001\n"
 	reject "bad line after good lines" "n1 parent=b1\n"\
 "n2 parent=n1 suppliers=b0\n# comment\nn3 parent=n2 fail=resume\n"
 	reject_fail "fail file: unknown device" "nosuch suspend"
 	reject_fail "fail file: not a suspend phase" "b0 resume"
 }
 
-NR_PARSE=2
+NR_PARSE=3
 
 test_parse()
 {
@@ -767,6 +1092,26 @@ test_parse()
 		{ ktap_print_msg "the fail file did not arm"; err=1; }
 	echo "p0 none" >$LAB/fail
 	result $err "fail: fail= and the fail file arm and disarm failures"
+
+	# Every new key, in any order, and a wait= for a device defined later
+	# in the same write: read back and written back unchanged.
+	topo_from "r0 driver=1 jitter=700\nr1 wait=resume:r0,suspend_noirq:r3 managed=r0 driver=0\n"\
+"r2 sync_consumers=r1 direct_complete=1\n"\
+"r3 parent=r2 may_skip_resume=1 smart_suspend=1 driver=1 suppliers=r2\n"\
+"r4 pm=0 parent=r3 managed=r1\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		cp "$TMP/topo" "$TMP/topo.first"
+		if load "$TMP/topo.first" && cmp -s "$TMP/topo.first" "$TMP/topo" &&
+		   grep -q ' resume_noirq=0 managed=r0 wait=resume:r0,suspend_noirq:r3$' "$TMP/topo" &&
+		   grep -q '^r2 .* sync_consumers=r1 direct_complete=1$' "$TMP/topo" &&
+		   grep -q '^r3 .* suppliers=r2 driver=1 smart_suspend=1 may_skip_resume=1$' "$TMP/topo" &&
+		   grep -q '^r0 .* driver=1 jitter=700$' "$TMP/topo"; then
+			err=0
+		fi
+	fi
+	[ $err = 0 ] || sed 's/^/# /' "$TMP/topo"
+	result $err "topology: the driver, link, wait, skip and jitter keys read back and write back unchanged"
 }
 
 # ---------------------------------------------------------------------------
@@ -944,12 +1289,14 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + 6 + NR_BAD + NR_PARSE + nseeds + 3))
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + 6 + NR_BAD + NR_PARSE + nseeds + 3))
 
 test_sysfs
 test_ordering
 test_mixes
 test_no_pm
+test_drivers
+test_stock_order
 test_failure
 test_bad_input
 test_parse

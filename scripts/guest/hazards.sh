@@ -1,0 +1,126 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# hazards.sh SEED...: random topologies that model real drivers (issue 14),
+# many cycles each (in the guest).
+#
+# As fuzz.sh, but the topologies come from "pm_async_gen SEED NDEV
+# hazards": devices with and without drivers and with pm=0, stateless,
+# managed, dormant and SYNC_STATE_ONLY links, device_pm_wait_for_dev()
+# calls in every phase (with the PM core's list), direct_complete devices,
+# DPM_FLAG_SMART_SUSPEND and DPM_FLAG_MAY_SKIP_RESUME drivers and callback
+# times that change from cycle to cycle (jitter=); in about one cycle in
+# three, the lab's churn thread deletes a stateless link while the
+# transition runs (HAZ_CHURN adds the other operations, which break
+# mainline itself: "move", device_move(), can deadlock on dpm_list_mtx
+# against a parent that iterates its children in dpm_wait_for_children();
+# "link", device_link_add(), moves the consumer to the end of dpm_list,
+# out of the transition).  Each SEED decides the
+# number of devices (80% up to 80, the rest up to HAZ_MAXDEV), a time scale
+# (as generated, a tenth, or all zero) and pm_async (0 or 1) of each
+# cycle.  Every cycle is checked: it succeeds, no violation, every callback
+# that must run ran once (those the PM core may skip at most once), every
+# device back active with runtime PM as before.  A failing seed prints its
+# parameters and the topology of the failing cycle (lines "#T ...").  A hang is
+# caught by the lab's watchdog (RL_TIMEOUT), which panics the guest: the
+# host counts it and goes on from the next seed.
+#
+#   HAZ_CYCLES   cycles per seed (default 10)
+#   HAZ_MAXDEV   largest topology (default 300)
+#   HAZ_MODE     the generator's mode: hazards (default) or hazards-dc
+#   HAZ_CHURN    the churn operations to draw from, comma-separated
+#                (default "unlink"; also
+#                "move" and "link", e.g. HAZ_CHURN=unlink,move,link)
+#
+# One TAP line per seed, "@@SEED-DONE SEED" after each; "# SUMMARY ..." at
+# the end.
+
+. /pma/rlib.sh
+
+cycles=${HAZ_CYCLES:-10}
+maxdev=${HAZ_MAXDEV:-300}
+
+# haz_params SEED: "NDEV SCALE".
+haz_params()
+{
+	awk -v s="$1" -v max="$maxdev" 'BEGIN {
+		srand(s * 7919 + 29)
+		r = rand()
+		if (r < 0.8) n = 5 + int(rand() * 75)
+		else n = 80 + int(rand() * 520)
+		if (n > max) n = max
+		r = rand()
+		scale = (r < 0.5) ? 100 : (r < 0.8) ? 10 : 0
+		if (n > 150 && scale == 100) scale = 10
+		printf "%d %d\n", n, scale
+	}'
+}
+
+# haz_churn SEED CYCLE: arm a move, link or unlink for the next cycle, or
+# nothing; the lab refuses what it cannot do (a link that exists, a
+# supplier with pm=0...), and then nothing is armed.  Prints what it armed.
+haz_churn()
+{
+	set -- $(awk -v s="$1" -v c="$2" -v n="$(wc -l <$LAB/topology)" -v ops="${HAZ_CHURN:-unlink}" 'BEGIN {
+		srand(s * 7919 + c * 104729 + 31)
+		if (n < 2 || rand() >= 0.34) exit
+		v = 1 + int(rand() * (n - 1))
+		u = int(rand() * v)
+		nops = split(ops, op_, ",")
+		op = op_[1 + int(rand() * nops)]
+		printf "%d %d %s %d\n", v + 1, u + 1, op, int(rand() * 40000)
+	}')
+	[ $# = 4 ] || return 0
+	victim=$(sed -n "${1}s/ .*//p" $LAB/topology)
+	other=$(sed -n "${2}s/ .*//p" $LAB/topology)
+	if [ "$3" = unlink ]; then
+		# A stateless link of the victim, if it has one.
+		other=$(sed -n "${1}s/.* suppliers=\([^ ,]*\).*/\1/p" $LAB/topology)
+		[ -n "$other" ] || return 0
+	fi
+	echo "$4 $victim $3=$other" 2>/dev/null >$LAB/churn && echo "$4 $victim $3=$other"
+}
+
+rl_init
+CHURNS=0
+for seed in "$@"; do
+	set -- $(haz_params "$seed")
+	ndev=$1 scale=$2
+	desc="hazards: seed=$seed ndev=$ndev scale=$scale% cycles=$cycles${HAZ_MODE:+ mode=$HAZ_MODE}"
+	echo "# [hazards] $desc"
+	err=0
+	RL_SCALE=$scale rl_topo "haz:$seed:$ndev" "$T/in.topo" && rl_load "$T/in.topo" || err=1
+	c=0
+	while [ $err = 0 ] && [ $c -lt "$cycles" ]; do
+		c=$((c + 1))
+		# pm_async=0 in about one cycle in four, from the seed.
+		mode=1
+		[ $(( (seed * 2654435761 + c * 40503) % 97 % 4 )) = 0 ] && mode=0
+		echo "$mode" >/sys/power/pm_async
+		armed=$(haz_churn "$seed" "$c")
+		if ! rl_good_cycle; then
+			echo "# seed $seed: cycle $c (pm_async=$mode${armed:+, churn $armed}) failed"
+			err=1
+		fi
+		if [ -n "$armed" ]; then
+			CHURNS=$((CHURNS + 1))
+			set -- $(cat $LAB/churn)
+			[ "$1" = done ] ||
+				{ echo "# seed $seed: cycle $c: churn $armed did not run: $*"; err=1; }
+			# The topology changed: the next cycles check against it.
+			cat $LAB/topology >"$T/topo"
+			cat $LAB/state >"$T/state.base"
+		fi
+	done
+	echo none >$LAB/churn
+	echo 1 >/sys/power/pm_async
+	if [ $err != 0 ]; then
+		echo "# replay: HAZ_MAXDEV=$maxdev HAZ_CYCLES=$cycles hazards.sh $seed; the topology:"
+		sed 's/^/#T /' "$T/topo"
+	fi
+	rl_result $err "$desc"
+	echo "@@SEED-DONE $seed"
+done
+echo "# [hazards] $CHURNS cycles with churn (${HAZ_CHURN:-unlink}) during the transition"
+rl_summary hazards
+rl_fini
