@@ -724,20 +724,24 @@ EOF
 				{ ktap_print_msg "$d has a driver"; err=1; }
 		done
 		[ "$(link_status sup con)" = active ] ||
-			{ ktap_print_msg "sup--con is '$(link_status sup con)', expected active"; err=1; }
+			{ ktap_print_msg "sup--con is '$(link_status sup con)'," \
+				"expected active"; err=1; }
 		[ "$(link_status unb dor)" = dormant ] ||
-			{ ktap_print_msg "unb--dor is '$(link_status unb dor)', expected dormant"; err=1; }
+			{ ktap_print_msg "unb--dor is '$(link_status unb dor)'," \
+				"expected dormant"; err=1; }
 		[ -n "$(link_status ssp ssc)" ] ||
 			{ ktap_print_msg "no SYNC_STATE_ONLY link ssp--ssc"; err=1; }
 	fi
-	result $err "drivers: driver= binds per device; managed links active or dormant, a SYNC_STATE_ONLY link"
+	result $err "drivers: driver= binds per device; managed links active or"\
+" dormant, a SYNC_STATE_ONLY link"
 
 	for mode in 0 1; do
 		set_pm_async $mode
 		err=1
 		[ -d "$BUS/sup" ] && good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 			check_state && suspends_first con sup && err=0
-		result $err "links: a managed link orders its ends, SYNC_STATE_ONLY and dormant links finish, pm_async=$mode"
+		result $err "links: a managed link orders its ends, SYNC_STATE_ONLY"\
+" and dormant links finish, pm_async=$mode"
 	done
 
 	# device_pm_wait_for_dev(), the USB companion pattern: ehci's resume
@@ -749,7 +753,7 @@ hc suspend=1000 resume=1000
 hc.port parent=hc suspend=1000 resume=1000
 comp resume=30000 resume_noirq=10000
 comp.port parent=comp resume=1000
-ehci parent=hc suspend=1000 resume=1000 wait=resume:comp,suspend:late1,resume_noirq:comp,suspend_noirq:late1
+ehci parent=hc wait=resume:comp,suspend:late1,resume_noirq:comp,suspend_noirq:late1
 late1 suspend=30000 suspend_noirq=10000
 EOF
 	ok=0
@@ -760,14 +764,17 @@ EOF
 		if [ $ok = 1 ]; then
 			err=0
 			for c in 1 2 3; do
-				good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state &&
+				good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+					check_state &&
 					ends_before comp resume ehci resume &&
 					ends_before late1 suspend ehci suspend &&
 					ends_before comp resume_noirq ehci resume_noirq &&
-					ends_before late1 suspend_noirq ehci suspend_noirq || { err=1; break; }
+					ends_before late1 suspend_noirq ehci suspend_noirq ||
+					{ err=1; break; }
 			done
 		fi
-		result $err "wait: device_pm_wait_for_dev() in suspend, resume and noirq phases, 3 cycles, pm_async=$mode"
+		result $err "wait: device_pm_wait_for_dev() in suspend, resume and"\
+" noirq phases, 3 cycles, pm_async=$mode"
 	done
 	set_pm_async 1
 
@@ -800,7 +807,8 @@ EOF
 		done
 	fi
 	set_pm_async 1
-	result $err "direct_complete: only prepare and complete run, unless a child or consumer suspends, pm_async 1 and 0"
+	result $err "direct_complete: only prepare and complete run, unless a"\
+" child or consumer suspends, pm_async 1 and 0"
 
 	# Smart suspend and skipped resume: the PM core skips the driver's
 	# late and noirq suspend callbacks of the runtime-suspended ss, the
@@ -808,7 +816,7 @@ EOF
 	# resume because its child does.
 	cat >"$TMP/in.topo" <<EOF
 ssp suspend=1000 suspend_late=1000 suspend_noirq=1000 resume_noirq=1000
-ss parent=ssp driver=1 smart_suspend=1 suspend=1000 suspend_late=1000 suspend_noirq=1000 resume_noirq=1000
+ss parent=ssp driver=1 smart_suspend=1 suspend=1000 suspend_late=1000
 msk driver=1 may_skip_resume=1 suspend=1000 resume_noirq=1000 resume_early=1000
 sm driver=1 smart_suspend=1 may_skip_resume=1 suspend=1000 resume=1000
 mp driver=1 may_skip_resume=1 suspend=1000 resume_noirq=1000
@@ -820,18 +828,22 @@ EOF
 		for mode in 1 0; do
 			set_pm_async $mode
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state &&
-				expect_lines ss "prepare suspend resume_noirq resume_early resume complete" &&
-				expect_lines msk "prepare suspend suspend_late suspend_noirq resume complete" &&
+				expect_lines ss "prepare suspend resume_noirq"\
+" resume_early resume complete" &&
+				expect_lines msk "prepare suspend suspend_late"\
+" suspend_noirq resume complete" &&
 				expect_lines sm "prepare suspend resume complete" &&
 				expect_lines mp "$SUSPEND_ALL" &&
 				expect_lines ssp "$SUSPEND_ALL" || err=1
 		done
 	fi
 	set_pm_async 1
-	result $err "smart suspend, may skip resume: exactly the driver callbacks the PM core may skip are skipped, pm_async 1 and 0"
+	result $err "smart suspend, may skip resume: exactly the driver callbacks"\
+" the PM core may skip are skipped, pm_async 1 and 0"
 
 	# Durations that change from cycle to cycle.
-	topo_from "j jitter=20000 suspend=1000 resume=1000 suspend_late=1000 resume_early=1000 suspend_noirq=1000 resume_noirq=1000\n"
+	topo_from "j jitter=20000 suspend=1000 resume=1000 suspend_late=1000"\
+" resume_early=1000 suspend_noirq=1000 resume_noirq=1000\n"
 	err=1
 	if load "$TMP/in.topo"; then
 		: >"$TMP/durations"
@@ -841,8 +853,10 @@ EOF
 				"$TMP/report" >>"$TMP/durations"
 		done
 		set -- $(sort -n "$TMP/durations" | sed -n '1p;$p')
-		ktap_print_msg "jitter: $(wc -l <"$TMP/durations") callbacks from $(( ${1:-0} / 1000 )) to $(( ${2:-0} / 1000 )) us"
-		[ "$(wc -l <"$TMP/durations")" = 12 ] && [ $(( ${2:-0} - ${1:-0} )) -gt 4000000 ] && err=0
+		n=$(wc -l <"$TMP/durations")
+		ktap_print_msg "jitter: $n callbacks from $(( ${1:-0} / 1000 ))" \
+			"to $(( ${2:-0} / 1000 )) us"
+		[ "$n" = 12 ] && [ $(( ${2:-0} - ${1:-0} )) -gt 4000000 ] && err=0
 	fi
 	result $err "jitter: callback durations vary from cycle to cycle"
 
@@ -863,7 +877,8 @@ EOF
 	if load "$TMP/in.topo"; then
 		err=0
 		mode=1
-		for op in "d move=a:^d parent=a " "d unlink=b:^d .*resume_noirq=0\$" "e move=d:^e parent=d "; do
+		for op in "d move=a:^d parent=a " "d unlink=b:^d .*resume_noirq=0\$" \
+			  "e move=d:^e parent=d "; do
 			set_pm_async $mode
 			mode=$((1 - mode))
 			if ! echo "40000 ${op%%:*}" >$LAB/churn; then
@@ -876,7 +891,8 @@ EOF
 			[ "$1" = done ] && [ "$7" = 0 ] ||
 				{ ktap_print_msg "churn ${op%%:*}: $*"; err=1; }
 			grep -q "${op#*:}" $LAB/topology ||
-				{ ktap_print_msg "churn ${op%%:*}: not in the topology"; grep '^[de] ' $LAB/topology | sed 's/^/# /'; err=1; }
+				{ ktap_print_msg "churn ${op%%:*}: not in the topology"
+				  grep '^[de] ' $LAB/topology | sed 's/^/# /'; err=1; }
 			cat $LAB/topology >"$TMP/topo"
 		done
 	fi
@@ -916,9 +932,12 @@ EOF
 		# one callback at a time.
 		for ph in $SUSPEND_ALL; do
 			want=$(awk -v p="$ph" '$2 == p { print $1 }' "$TMP/report")
-			case $ph in suspend*|complete) want=$(echo "$want" | sed -n '1!G;h;$p') ;; esac
+			case $ph in
+			suspend*|complete) want=$(echo "$want" | sed -n '1!G;h;$p') ;;
+			esac
 			want=$(echo $want)
-			awk -v p="$ph" '$2 == p { print $3, $4, $1 }' "$TMP/report" | sort -n >"$TMP/order"
+			awk -v p="$ph" '$2 == p { print $3, $4, $1 }' "$TMP/report" |
+				sort -n >"$TMP/order"
 			got=$(awk '{ print $3 }' "$TMP/order")
 			got=$(echo $got)
 			if [ "$got" != "$want" ]; then
@@ -932,7 +951,8 @@ EOF
 		ends_before o3 resume o7 resume && ends_before o9 suspend o7 suspend || err=1
 	fi
 	set_pm_async 1
-	result $err "pm_async=0: every callback in the PM task, one at a time, in exact list order (links, waits, mixed flags)"
+	result $err "pm_async=0: every callback in the PM task, one at a time, in"\
+" exact list order (links, waits, mixed flags)"
 }
 
 # ---------------------------------------------------------------------------
@@ -1095,7 +1115,8 @@ test_parse()
 
 	# Every new key, in any order, and a wait= for a device defined later
 	# in the same write: read back and written back unchanged.
-	topo_from "r0 driver=1 jitter=700\nr1 wait=resume:r0,suspend_noirq:r3 managed=r0 driver=0\n"\
+	topo_from "r0 driver=1 jitter=700\n"\
+"r1 wait=resume:r0,suspend_noirq:r3 managed=r0 driver=0\n"\
 "r2 sync_consumers=r1 direct_complete=1\n"\
 "r3 parent=r2 may_skip_resume=1 smart_suspend=1 driver=1 suppliers=r2\n"\
 "r4 pm=0 parent=r3 managed=r1\n"
@@ -1103,15 +1124,18 @@ test_parse()
 	if load "$TMP/in.topo"; then
 		cp "$TMP/topo" "$TMP/topo.first"
 		if load "$TMP/topo.first" && cmp -s "$TMP/topo.first" "$TMP/topo" &&
-		   grep -q ' resume_noirq=0 managed=r0 wait=resume:r0,suspend_noirq:r3$' "$TMP/topo" &&
+		   grep -q ' resume_noirq=0 managed=r0 wait=resume:r0,suspend_noirq:r3$' \
+			"$TMP/topo" &&
 		   grep -q '^r2 .* sync_consumers=r1 direct_complete=1$' "$TMP/topo" &&
-		   grep -q '^r3 .* suppliers=r2 driver=1 smart_suspend=1 may_skip_resume=1$' "$TMP/topo" &&
+		   grep -q '^r3 .* suppliers=r2 driver=1 smart_suspend=1 may_skip_resume=1$' \
+			"$TMP/topo" &&
 		   grep -q '^r0 .* driver=1 jitter=700$' "$TMP/topo"; then
 			err=0
 		fi
 	fi
 	[ $err = 0 ] || sed 's/^/# /' "$TMP/topo"
-	result $err "topology: the driver, link, wait, skip and jitter keys read back and write back unchanged"
+	result $err "topology: the driver, link, wait, skip and jitter keys read"\
+" back and write back unchanged"
 }
 
 # ---------------------------------------------------------------------------

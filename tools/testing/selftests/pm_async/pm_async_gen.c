@@ -115,6 +115,7 @@ static void die_usage(void)
 static const char * const wait_suspend[] = {
 	"suspend", "suspend_late", "suspend_noirq",
 };
+
 static const char * const wait_resume[] = {
 	"resume_noirq", "resume_early", "resume",
 };
