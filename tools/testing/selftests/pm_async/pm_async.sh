@@ -346,23 +346,31 @@ some_in()
 	return 1
 }
 
-# before DEV1 PHASE1 DEV2 PHASE2: DEV1's PHASE1 ended before DEV2's PHASE2
-# started.
-before()
+# ended_by DEV1 PHASE1 DEV2 PHASE2 FIELD WHAT: DEV1's PHASE1 ended no later
+# than field FIELD of DEV2's PHASE2 line (3: its start, 4: its end), called
+# WHAT in the message.
+ended_by()
 {
-	awk -v a="$1 $2" -v b="$3 $4" '
+	awk -v a="$1 $2" -v b="$3 $4" -v f="$5" -v what="$6" '
 	$1 " " $2 == a { ea = $4; fa = 1 }
-	$1 " " $2 == b { sb = $3; fb = 1 }
+	$1 " " $2 == b { tb = $f; fb = 1 }
 	END {
 		if (!fa || !fb) {
 			print "# no line for " (fa ? b : a)
 			exit 1
 		}
-		if (ea + 0 > sb + 0) {
-			print "# " a " ended at " ea ", after " b " started at " sb
+		if (ea + 0 > tb + 0) {
+			print "# " a " ended at " ea ", after " b " " what " at " tb
 			exit 1
 		}
 	}' "$TMP/report"
+}
+
+# before DEV1 PHASE1 DEV2 PHASE2: DEV1's PHASE1 ended before DEV2's PHASE2
+# started.
+before()
+{
+	ended_by "$1" "$2" "$3" "$4" 3 started
 }
 
 # suspends_first DEV1 DEV2: DEV1 finished each suspend phase before DEV2
@@ -675,19 +683,7 @@ expect_lines()
 # PHASE2 ended (DEV2 waited for DEV1 inside its callback).
 ends_before()
 {
-	awk -v a="$1 $2" -v b="$3 $4" '
-	$1 " " $2 == a { ea = $4; fa = 1 }
-	$1 " " $2 == b { eb = $4; fb = 1 }
-	END {
-		if (!fa || !fb) {
-			print "# no line for " (fa ? b : a)
-			exit 1
-		}
-		if (ea + 0 > eb + 0) {
-			print "# " a " ended at " ea ", after " b " ended at " eb
-			exit 1
-		}
-	}' "$TMP/report"
+	ended_by "$1" "$2" "$3" "$4" 4 ended
 }
 
 # link_status SUPPLIER CONSUMER: the driver core's state of their link.
