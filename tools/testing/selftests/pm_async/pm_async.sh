@@ -39,6 +39,12 @@
 #     flags, every callback runs in the PM task, one at a time, in exactly
 #     the PM core's list order (creation order; reversed for suspend-side
 #     phases and complete).
+#  3e. mainline's engine under real-driver hazards: a SYNC_STATE_ONLY
+#     consumer that suspends leaves its direct_complete supplier alone; a
+#     link added during suspend keeps the consumer in the transition; a
+#     device moved while its parent waits for it does not deadlock.  Each
+#     group that PM_ASYNC_XFAIL names (dc_link, link_during: must fail;
+#     move_during: skipped, as it hangs) is a kernel without the fix.
 #  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
 #     with pm_async 0 and 1: the transition fails, nothing is out of
 #     order, every device ends active, the next transition succeeds.
@@ -62,8 +68,10 @@
 #   PM_ASYNC_NDEV=N      devices per random topology (default 200)
 #   PM_ASYNC_BIG=N       devices for case 7 (default 10000, 0 skips it)
 #   PM_ASYNC_KO=FILE     module to insmod when modprobe cannot load it
-#   PM_ASYNC_XFAIL=no_pm case 3b is expected to fail (a kernel without
-#                        "PM: sleep: Start devices whose ... upfront")
+#   PM_ASYNC_XFAIL="..." groups of cases expected to fail: no_pm (case 3b,
+#                        a kernel without "PM: sleep: Start devices whose
+#                        ... upfront"), dc_link, link_during, move_during
+#                        (case 3e)
 #
 # Runs as root under busybox ash as well as under the kselftest runner.
 # Every knob it changes is put back on exit.
@@ -859,9 +867,8 @@ EOF
 	# Churn during a transition: device_move() to another parent and a
 	# stateless link deleted; the device and every other one still run
 	# every callback once, in order, and the topology shows the change
-	# afterwards.  (A link added then is not tested here: device_link_add()
-	# moves the consumer to the end of dpm_list, out of the transition's
-	# lists, on every kernel; make hazards HAZ_LINK=1 shows it.)
+	# afterwards.  (A link added then, and a move that deadlocks mainline,
+	# are cases of 3e.)
 	cat >"$TMP/in.topo" <<EOF
 a suspend=3000 resume=3000
 b parent=a suspend=3000 resume=3000
@@ -949,6 +956,132 @@ EOF
 	set_pm_async 1
 	result $err "pm_async=0: every callback in the PM task, one at a time, in"\
 " exact list order (links, waits, mixed flags)"
+}
+
+# ---------------------------------------------------------------------------
+# 3e. mainline's engine under real-driver hazards
+
+# xfail GROUP: $PM_ASYNC_XFAIL names GROUP, the cases of a fix this kernel
+# lacks (mainline 7.3).
+xfail()
+{
+	echo " $XFAIL " | grep -q " $1 "
+}
+
+# fix_result GROUP ERR DESC: as result(), but where the kernel lacks the fix
+# (xfail GROUP) the case must fail.
+fix_result()
+{
+	if xfail "$1"; then
+		if [ "$2" = 0 ]; then
+			ktap_print_msg "passed, but PM_ASYNC_XFAIL=$1 expects a failure"
+			set -- "$1" 1 "$3"
+		else
+			ktap_print_msg "failed, as expected (PM_ASYNC_XFAIL=$1)"
+			set -- "$1" 0 "$3"
+		fi
+	fi
+	result "$2" "$3"
+}
+
+# churn_done: the armed churn ran, and the operation succeeded.
+churn_done()
+{
+	set -- $(cat $LAB/churn)
+	[ "$1" = done ] && [ "$7" = 0 ] && return 0
+	ktap_print_msg "churn: $*"
+	return 1
+}
+
+NR_FIXES=3
+test_fixes()
+{
+	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
+	# not move it after its consumer c, so the walk meets it first and it
+	# takes the direct_complete path; c's suspend must not clear that
+	# afterwards (mainline then runs s's late, noirq and resume callbacks
+	# and leaves runtime PM of s disabled).
+	topo_from "c suspend=20000 resume=1000\ns direct_complete=1 sync_consumers=c\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		for mode in 1 0; do
+			set_pm_async $mode
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				expect_lines s "prepare complete" &&
+				expect_lines c "$SUSPEND_ALL" && check_state || err=1
+		done
+	fi
+	set_pm_async 1
+	fix_result dc_link $err "direct_complete: a SYNC_STATE_ONLY consumer that"\
+" suspends leaves its supplier alone, pm_async 1 and 0"
+
+	# device_link_add() during suspend, from a kernel thread, 40 ms into
+	# it: lc has suspended, ls is still in its 200 ms callback.  lc must
+	# go on through the transition (mainline moves it to dpm_list, out of
+	# it: lc misses every later callback), and the next transitions keep
+	# the new order, sync and async.
+	topo_from "ls suspend=200000 resume=1000\nlc resume=1000\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		if echo "40000 lc link=ls" >$LAB/churn; then
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				churn_done && expect_lines lc "$SUSPEND_ALL" &&
+				check_state || err=1
+		else
+			ktap_print_msg "cannot arm churn lc link=ls"
+			err=1
+		fi
+		echo none >$LAB/churn
+		if [ $err = 0 ]; then
+			grep -q '^lc .*suppliers=ls' $LAB/topology ||
+				{ ktap_print_msg "lc: no link to ls"; err=1; }
+			for mode in 0 1; do
+				set_pm_async $mode
+				good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+					before lc suspend ls suspend &&
+					before ls resume lc resume || err=1
+			done
+		fi
+	fi
+	set_pm_async 1
+	fix_result link_during $err "device_link_add() during suspend keeps the"\
+" consumer in the transition, then orders it"
+
+	# device_move() during suspend: mp is started when its fast child mp.f
+	# is done and waits for its sync child mp.s, which the PM task reaches
+	# after the 100 ms sync mx.  mp.s is moved to mq meanwhile:
+	# device_move() must not wait for mp, which must not wait for the PM
+	# task (mainline deadlocks: mp holds mp.s's node in its list of
+	# children, device_move() holds dpm_list_mtx).
+	if xfail move_during; then
+		ktap_test_skip "device_move() of a child its parent waits for, during"\
+" suspend: deadlocks on this kernel (PM_ASYNC_XFAIL=move_during)"
+		return
+	fi
+	cat >"$TMP/in.topo" <<EOF
+mq
+mp suspend=1000 resume=1000
+mp.f parent=mp
+mp.s parent=mp async=0 resume=1000
+mx async=0 suspend=100000
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		if echo "40000 mp.s move=mq" >$LAB/churn; then
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				churn_done && check_state || err=1
+		else
+			ktap_print_msg "cannot arm churn mp.s move=mq"
+			err=1
+		fi
+		echo none >$LAB/churn
+		grep -q '^mp.s parent=mq' $LAB/topology ||
+			{ ktap_print_msg "mp.s: not under mq"; err=1; }
+	fi
+	result $err "device_move() of a child its parent waits for, during suspend"
 }
 
 # ---------------------------------------------------------------------------
@@ -1309,7 +1442,7 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + 6 + NR_BAD + NR_PARSE + nseeds + 3))
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + 6 + NR_BAD + NR_PARSE + nseeds + 3))
 
 test_sysfs
 test_ordering
@@ -1317,6 +1450,7 @@ test_mixes
 test_no_pm
 test_drivers
 test_stock_order
+test_fixes
 test_failure
 test_bad_input
 test_parse
