@@ -73,12 +73,58 @@ haz_churn()
 	[ $# = 4 ] || return 0
 	victim=$(sed -n "${1}s/ .*//p" $LAB/topology)
 	other=$(sed -n "${2}s/ .*//p" $LAB/topology)
+	[ "$3" = link ] && haz_moves_waits "$victim" && return 0
 	if [ "$3" = unlink ]; then
 		# A stateless link of the victim, if it has one.
 		other=$(sed -n "${1}s/.* suppliers=\([^ ,]*\).*/\1/p" $LAB/topology)
 		[ -n "$other" ] || return 0
 	fi
 	echo "$4 $victim $3=$other" 2>/dev/null >$LAB/churn && echo "$4 $victim $3=$other"
+}
+
+# haz_moves_waits NAME: a new link with NAME as the consumer moves NAME,
+# its children and its consumers, recursively, to the end of the PM core's
+# list (device_link_add()); true if one of them calls
+# device_pm_wait_for_dev() or is waited for.  The generator makes waits only
+# with the list (issue 14: a wait against it may never return with
+# pm_async=0, on any kernel), and such a move would turn one around.
+haz_moves_waits()
+{
+	awk -v v="$1" '
+	{
+		name[NR] = $1
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "parent")
+				dep[kv[2]] = dep[kv[2]] " " $1
+			else if (kv[1] == "suppliers" || kv[1] == "managed") {
+				n = split(kv[2], s, ",")
+				for (j = 1; j <= n; j++)
+					dep[s[j]] = dep[s[j]] " " $1
+			} else if (kv[1] == "wait") {
+				waits[$1] = 1
+				n = split(kv[2], w, ",")
+				for (j = 1; j <= n; j++) {
+					sub(/.*:/, "", w[j])
+					waits[w[j]] = 1
+				}
+			}
+		}
+	}
+	END {
+		todo[1] = v; nt = 1; seen[v] = 1
+		for (k = 1; k <= nt; k++) {
+			if (todo[k] in waits)
+				exit 0
+			n = split(dep[todo[k]], d, " ")
+			for (j = 1; j <= n; j++)
+				if (!(d[j] in seen)) {
+					seen[d[j]] = 1
+					todo[++nt] = d[j]
+				}
+		}
+		exit 1
+	}' $LAB/topology
 }
 
 rl_init

@@ -969,10 +969,14 @@ xfail()
 }
 
 # fix_result GROUP ERR DESC: as result(), but where the kernel lacks the fix
-# (xfail GROUP) the case must fail.
+# (xfail GROUP) the case must fail; a churn that missed its window
+# (WINDOW=1) fails the case on any kernel.
 fix_result()
 {
-	if xfail "$1"; then
+	if [ "${WINDOW:-0}" = 1 ]; then
+		ktap_print_msg "the churn missed its window: the case tested nothing"
+		set -- "$1" 1 "$3"
+	elif xfail "$1"; then
 		if [ "$2" = 0 ]; then
 			ktap_print_msg "passed, but PM_ASYNC_XFAIL=$1 expects a failure"
 			set -- "$1" 1 "$3"
@@ -993,7 +997,26 @@ churn_done()
 	return 1
 }
 
-NR_FIXES=3
+# churn_within A PA B PB: the churn ran after A's PA callback had ended and
+# before B's PB callback ended (else the case tested nothing: WINDOW=1).
+churn_within()
+{
+	set -- "$@" $(cat $LAB/churn)
+	awk -v a="$1 $2" -v b="$3 $4" -v cs="$9" -v ce="${10}" '
+	$1 " " $2 == a { ea = $4 }
+	$1 " " $2 == b { eb = $4 }
+	END {
+		if (ea != "" && eb != "" && ea + 0 < cs + 0 && ce + 0 < eb + 0)
+			exit 0
+		printf "# churn from %s to %s, not after %s ended (%s) and before %s ended (%s)\n",
+			cs, ce, a, ea, b, eb
+		exit 1
+	}' "$TMP/report" && return 0
+	WINDOW=1
+	return 1
+}
+
+NR_FIXES=4
 test_fixes()
 {
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
@@ -1016,19 +1039,20 @@ test_fixes()
 	fix_result dc_link $err "direct_complete: a SYNC_STATE_ONLY consumer that"\
 " suspends leaves its supplier alone, pm_async 1 and 0"
 
-	# device_link_add() during suspend, from a kernel thread, 40 ms into
-	# it: lc has suspended, ls is still in its 200 ms callback.  lc must
-	# go on through the transition (mainline moves it to dpm_list, out of
-	# it: lc misses every later callback), and the next transitions keep
-	# the new order, sync and async.
-	topo_from "ls suspend=200000 resume=1000\nlc resume=1000\n"
+	# device_link_add() during suspend, from a kernel thread: lc has
+	# suspended, ls is still in its 400 ms callback.  lc must go on
+	# through the transition (mainline moves it to dpm_list, out of it: lc
+	# misses every later callback), and the next transitions keep the new
+	# order, sync and async.
+	topo_from "ls suspend=400000 resume=1000\nlc resume=1000\n"
 	err=1
+	WINDOW=0
 	if load "$TMP/in.topo"; then
 		err=0
-		if echo "40000 lc link=ls" >$LAB/churn; then
+		if echo "100000 lc link=ls" >$LAB/churn; then
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-				churn_done && expect_lines lc "$SUSPEND_ALL" &&
-				check_state || err=1
+				churn_done && churn_within lc suspend ls suspend &&
+				expect_lines lc "$SUSPEND_ALL" && check_state || err=1
 		else
 			ktap_print_msg "cannot arm churn lc link=ls"
 			err=1
@@ -1049,15 +1073,47 @@ test_fixes()
 	fix_result link_during $err "device_link_add() during suspend keeps the"\
 " consumer in the transition, then orders it"
 
+	# The same with sync devices and pm_async=0: lc is yet to suspend
+	# when the link is added during the 400 ms suspend of mx, created
+	# after it.  lc still suspends in this transition, and the PM core's
+	# list has it last afterwards, where device_link_add() puts it outside
+	# of a transition: the next transition suspends lc before mx and
+	# resumes it after mx.
+	topo_from "ls async=0 resume=1000\nlc async=0 resume=1000\nmx async=0 suspend=400000 resume=1000\n"
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo"; then
+		err=0
+		set_pm_async 0
+		if echo "100000 lc link=ls" >$LAB/churn; then
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				churn_done && churn_within ls prepare mx suspend &&
+				expect_lines lc "$SUSPEND_ALL" && check_state || err=1
+		else
+			ktap_print_msg "cannot arm churn lc link=ls"
+			err=1
+		fi
+		echo none >$LAB/churn
+		if [ $err = 0 ]; then
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				before lc suspend mx suspend &&
+				before mx resume lc resume &&
+				before lc suspend ls suspend || err=1
+		fi
+	fi
+	set_pm_async 1
+	fix_result link_during $err "device_link_add() during suspend: the PM"\
+" core's list has the consumer last afterwards, as outside of a transition"
+
 	# device_move() during suspend: mp is started when its fast child mp.f
 	# is done and waits for its sync child mp.s, which the PM task reaches
-	# after the 100 ms sync mx.  mp.s is moved to mq meanwhile:
+	# after the 400 ms sync mx.  mp.s is moved to mq meanwhile:
 	# device_move() must not wait for mp, which must not wait for the PM
 	# task (mainline deadlocks: mp holds mp.s's node in its list of
 	# children, device_move() holds dpm_list_mtx).
 	if xfail move_during; then
-		ktap_test_skip "device_move() of a child its parent waits for, during"\
-" suspend: deadlocks on this kernel (PM_ASYNC_XFAIL=move_during)"
+		ktap_test_skip "device_move() of a child its parent waits for,"\
+" during suspend: deadlocks on this kernel (PM_ASYNC_XFAIL=move_during)"
 		return
 	fi
 	cat >"$TMP/in.topo" <<EOF
@@ -1065,14 +1121,16 @@ mq
 mp suspend=1000 resume=1000
 mp.f parent=mp
 mp.s parent=mp async=0 resume=1000
-mx async=0 suspend=100000
+mx async=0 suspend=400000
 EOF
 	err=1
+	WINDOW=0
 	if load "$TMP/in.topo"; then
 		err=0
-		if echo "40000 mp.s move=mq" >$LAB/churn; then
+		if echo "100000 mp.s move=mq" >$LAB/churn; then
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-				churn_done && check_state || err=1
+				churn_done && churn_within mp.f suspend mx suspend &&
+				check_state || err=1
 		else
 			ktap_print_msg "cannot arm churn mp.s move=mq"
 			err=1
@@ -1081,7 +1139,8 @@ EOF
 		grep -q '^mp.s parent=mq' $LAB/topology ||
 			{ ktap_print_msg "mp.s: not under mq"; err=1; }
 	fi
-	result $err "device_move() of a child its parent waits for, during suspend"
+	fix_result move_during $err "device_move() of a child its parent waits"\
+" for, during suspend"
 }
 
 # ---------------------------------------------------------------------------
