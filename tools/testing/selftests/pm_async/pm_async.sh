@@ -1016,6 +1016,24 @@ churn_within()
 	return 1
 }
 
+# churn_cycle "DELAY NAME OP=OTHER" A PA B PB: one transition with that
+# churn, checked: report, device state, the churn ran, in its window (see
+# churn_within()).
+churn_cycle()
+{
+	armed=$1
+	shift
+	if ! echo "$armed" >$LAB/churn; then
+		ktap_print_msg "cannot arm churn $armed"
+		return 1
+	fi
+	crc=0
+	good_cycle freeze && check_report "$SUSPEND_ALL" "" && churn_done &&
+		churn_within "$@" && check_state || crc=1
+	echo none >$LAB/churn
+	return $crc
+}
+
 NR_FIXES=4
 test_fixes()
 {
@@ -1049,15 +1067,8 @@ test_fixes()
 	WINDOW=0
 	if load "$TMP/in.topo"; then
 		err=0
-		if echo "100000 lc link=ls" >$LAB/churn; then
-			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-				churn_done && churn_within lc suspend ls suspend &&
-				expect_lines lc "$SUSPEND_ALL" && check_state || err=1
-		else
-			ktap_print_msg "cannot arm churn lc link=ls"
-			err=1
-		fi
-		echo none >$LAB/churn
+		churn_cycle "100000 lc link=ls" lc suspend ls suspend &&
+			expect_lines lc "$SUSPEND_ALL" || err=1
 		if [ $err = 0 ]; then
 			grep -q '^lc .*suppliers=ls' $LAB/topology ||
 				{ ktap_print_msg "lc: no link to ls"; err=1; }
@@ -1085,15 +1096,8 @@ test_fixes()
 	if load "$TMP/in.topo"; then
 		err=0
 		set_pm_async 0
-		if echo "100000 lc link=ls" >$LAB/churn; then
-			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-				churn_done && churn_within ls prepare mx suspend &&
-				expect_lines lc "$SUSPEND_ALL" && check_state || err=1
-		else
-			ktap_print_msg "cannot arm churn lc link=ls"
-			err=1
-		fi
-		echo none >$LAB/churn
+		churn_cycle "100000 lc link=ls" ls prepare mx suspend &&
+			expect_lines lc "$SUSPEND_ALL" || err=1
 		if [ $err = 0 ]; then
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 				before lc suspend mx suspend &&
@@ -1127,15 +1131,7 @@ EOF
 	WINDOW=0
 	if load "$TMP/in.topo"; then
 		err=0
-		if echo "100000 mp.s move=mq" >$LAB/churn; then
-			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-				churn_done && churn_within mp.f suspend mx suspend &&
-				check_state || err=1
-		else
-			ktap_print_msg "cannot arm churn mp.s move=mq"
-			err=1
-		fi
-		echo none >$LAB/churn
+		churn_cycle "100000 mp.s move=mq" mp.f suspend mx suspend || err=1
 		grep -q '^mp.s parent=mq' $LAB/topology ||
 			{ ktap_print_msg "mp.s: not under mq"; err=1; }
 	fi
