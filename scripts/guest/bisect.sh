@@ -86,6 +86,7 @@ bisect_case()
 	b_time=$(sed -n 's/^time_ms //p' /tmp/bisect-$b_name/bisect.txt 2>/dev/null)
 	b_kept=$(grep -o 'saves .*' /tmp/bisect-$b_name.txt | head -n 1)
 	echo "# [bisect] $b_name: cycles ${b_cyc:-?} (cap $b_max, ${b_secs}s), found: ${b_found:-none}; time ms: ${b_time:-?}; ${b_kept:-}"
+	sed -n '/^step /,$p' /tmp/bisect-$b_name/bisect.txt 2>/dev/null | sed 's/^/#   /'
 	b_rules=$(grep -c '^ACTION=="add", DEVPATH=="/devices/[a-z0-9]*", ATTR{power/async}="disabled"$' \
 		/tmp/bisect-$b_name/99-pm-async-sync.rules 2>/dev/null)
 	check "bisect $b_name: exit 0, names exactly the set '$b_want' in at most $b_max cycles, one udev rule per device" \
