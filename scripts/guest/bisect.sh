@@ -20,13 +20,7 @@ LAB=/sys/kernel/debug/pm_async_test
 BISECT_TESTS=8
 
 if [ -z "${n:-}" ]; then
-	n=0
-	ok() { n=$((n + 1)); echo "ok $n - $*"; }
-	nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-	check()
-	{
-		if eval "$2"; then ok "$1"; else nok "$1"; [ -z "${3:-}" ] || sed 's/^/# /' "$3" | tail -n 40; fi
-	}
+	. /pma/tap.sh
 	echo "TAP version 13"
 	echo "1..$BISECT_TESTS"
 	bisect_alone=1

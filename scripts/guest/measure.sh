@@ -35,13 +35,8 @@ serio0 70000 20000
 serio1 70000 20000
 eth0 35000 40000"
 
-n=0
-ok() { n=$((n + 1)); echo "ok $n - $*"; }
-nok() { n=$((n + 1)); echo "not ok $n - $*"; }
-check()
-{
-	if eval "$2"; then ok "$1"; else nok "$1"; [ -z "${3:-}" ] || sed 's/^/# /' "$3" | tail -n 40; fi
-}
+# ok, nok, check
+. /pma/tap.sh
 
 echo "TAP version 13"
 
