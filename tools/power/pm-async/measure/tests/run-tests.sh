@@ -579,6 +579,23 @@ for sh_ in $shells; do
 		'[ $rc = 130 ] && [ "$sync_then" -gt 2 ] && lab_restored "$F"'
 done
 
+F=$T/bis-opts
+mkbisect "$F"
+before=$(snapshot "$F")
+run sh "$F" --bisect --dry-run -o "$T/bis-dry"
+check "--bisect --dry-run: prints the plan, touches nothing, writes no log" \
+	'[ $rc = 0 ] && grepq "would run 10 cycles with pm_async=1 and 10 with pm_async=0" &&
+		[ "$(snapshot "$F")" = "$before" ] && [ ! -e "$T/bis-dry" ] && [ ! -e "$F/seen" ]'
+for a in "--bisect --mark-sync ts:--bisect chooses the marks" \
+	"--bisect --variants sync,async:--bisect chooses the marks" \
+	"--confidence 40:--confidence: 40 is out of range" \
+	"--max-cycles 0:--max-cycles: 0 is out of range"; do
+	# shellcheck disable=SC2086
+	run sh "$F" ${a%%:*}
+	check "--bisect usage error '${a%%:*}': status 2, a clear message, nothing touched" \
+		'[ $rc = 2 ] && grep -qF -e "${a#*:}" "$T/out" && [ "$(snapshot "$F")" = "$before" ]'
+done
+
 # ------------------------------------------------------------ refusals
 
 F=$T/fake
