@@ -1032,20 +1032,29 @@ hidden_topo()
 	load "$TMP/in.topo"
 }
 
+# The time of ts's suspend callback in the last report, in ms.
+ts_suspend_ms()
+{
+	awk '$1 == "ts" && $2 == "suspend" { print int(($4 - $3) / 1000000) }' "$TMP/report"
+}
+
 test_hidden()
 {
 	err=1
 	if hidden_topo 100; then
 		n1=$(hidden_cycles 1 1)
-		log=$(dmesg | grep -E "pm_async_test ts: (PM: failed to suspend async: error -11|suspend: command failed: -11)" | tail -n 2)
+		log=$(dmesg | grep -E "pm_async_test ts: (PM: failed to suspend async: error -11|$(:
+			)suspend: command failed: -11)" | tail -n 2)
 		[ "$n1" = 1 ] && [ "$(echo "$log" | grep -c .)" = 2 ] && check_state && err=0
 		[ $err = 0 ] || ktap_print_msg "failed async: $n1 of 1; log: $log"
 	fi
-	result $err "hidden: async, ts fails with -EAGAIN (driver message and 'ts: PM: failed to suspend async: error -11'), devices back"
+	result $err "hidden: async, ts fails with -EAGAIN (driver message and"\
+" 'ts: PM: failed to suspend async: error -11'), devices back"
 
 	n0=$(hidden_cycles 3 0)
 	[ "$n0" = 0 ] && check_state
-	result $? "hidden: pm_async=0 never fails (0 of 3: the list order keeps ts before gpio0, $n0 failed)"
+	result $? "hidden: pm_async=0 never fails (the list order keeps ts"\
+" before gpio0; $n0 of 3 failed)"
 
 	err=0
 	echo disabled >$BUS/ts/power/async
@@ -1057,7 +1066,10 @@ test_hidden()
 	nb=$(hidden_cycles 3 1)
 	echo enabled >$BUS/ts/power/async
 	echo enabled >$BUS/gpio0/power/async
-	[ "$nt $ng $nb" = "2 2 0" ] || { ktap_print_msg "failed: ts sync $nt/2, gpio0 sync $ng/2, both $nb/3"; err=1; }
+	if [ "$nt $ng $nb" != "2 2 0" ]; then
+		ktap_print_msg "failed: ts sync $nt/2, gpio0 sync $ng/2, both $nb/3"
+		err=1
+	fi
 	result $err "hidden: ts sync alone or gpio0 sync alone still fails, both sync never fail"
 
 	err=1
@@ -1071,33 +1083,40 @@ test_hidden()
 	err=1
 	if hidden_topo 100 ":slow=200000"; then
 		set_pm_async 1
-		cycle freeze && d1=$(awk '$1 == "ts" && $2 == "suspend" { print int(($4 - $3) / 1000000) }' "$TMP/report")
+		cycle freeze && d1=$(ts_suspend_ms)
 		set_pm_async 0
-		cycle freeze && d0=$(awk '$1 == "ts" && $2 == "suspend" { print int(($4 - $3) / 1000000) }' "$TMP/report")
+		cycle freeze && d0=$(ts_suspend_ms)
 		[ "${d1:-0}" -ge 200 ] && [ "${d0:-999}" -lt 200 ] && err=0
 		[ $err = 0 ] || ktap_print_msg "ts suspend: async ${d1:-?} ms, sync ${d0:-?} ms"
 	fi
-	result $err "hidden: slow=200000: async ts suspend succeeds after >= 200 ms more, pm_async=0 does not wait"
+	result $err "hidden: slow=200000: async ts suspend succeeds after"\
+" >= 200 ms more, pm_async=0 does not wait"
 
 	err=1
 	topo_from "gpio0 suspend=500 resume=20000\nts suspend=500 resume=500 hidden=resume:gpio0\n"
 	if load "$TMP/in.topo"; then
 		set_pm_async 1
 		cycle freeze && grep -q "^ts resume .* -11$" "$TMP/report" &&
-			set_pm_async 0 && cycle freeze && grep -q "^ts resume .* 0$" "$TMP/report" &&
+			set_pm_async 0 && cycle freeze &&
+			grep -q "^ts resume .* 0$" "$TMP/report" &&
 			check_state && err=0
 	fi
-	result $err "hidden: resume side: async ts resume returns -11 before gpio0 is back, pm_async=0 0; the transitions succeed"
+	result $err "hidden: resume side: async ts resume returns -11 before"\
+" gpio0 is back, pm_async=0 0; the transitions succeed"
 	set_pm_async 1
 
 	err=0
-	topo_from "gpio0\nts hidden=suspend_noirq:gpio0:5@50%\nf1 hidden=resume_early:gpio0:slow=100\n"
+	topo_from "gpio0\nts hidden=suspend_noirq:gpio0:5@50%\n"\
+"f1 hidden=resume_early:gpio0:slow=100\n"
 	if load "$TMP/in.topo"; then
 		grep -q "^ts .* hidden=suspend_noirq:gpio0:-5@50$" "$TMP/topo" &&
 			grep -q "^f1 .* hidden=resume_early:gpio0:slow=100$" "$TMP/topo" || {
-			ktap_print_msg "read back: $(grep hidden "$TMP/topo" | tr '\n' '|')"; err=1; }
-		for bad in "x hidden=suspend:late\nlate" "x hidden=prepare:gpio0" "x hidden=suspend:gpio0@101" \
-			"x hidden=suspend:gpio0:0" "x hidden=suspend:gpio0:slow=0" "x hidden=suspend:x" \
+			ktap_print_msg "read back: $(grep hidden "$TMP/topo" | tr '\n' '|')"
+			err=1
+		}
+		for bad in "x hidden=suspend:late\nlate" "x hidden=prepare:gpio0" \
+			"x hidden=suspend:gpio0@101" "x hidden=suspend:gpio0:0" \
+			"x hidden=suspend:gpio0:slow=0" "x hidden=suspend:x" \
 			"x hidden=suspend" "x hidden=suspend:gpio0:abc"; do
 			topo_from "$bad\n"
 			if write_topo "$TMP/in.topo"; then
@@ -1105,11 +1124,13 @@ test_hidden()
 				err=1
 			fi
 		done
-		cat $LAB/topology | cmp -s - "$TMP/topo" || { ktap_print_msg "topology changed"; err=1; }
+		cmp -s $LAB/topology "$TMP/topo" ||
+			{ ktap_print_msg "topology changed"; err=1; }
 	else
 		err=1
 	fi
-	result $err "hidden: PHASE:NAME[:ERRNO|:slow=US][@P%] read back; a later, unknown or own device, prepare, @101, errno 0, slow=0 rejected"
+	result $err "hidden: PHASE:NAME[:ERRNO|:slow=US][@P%] read back; a later,"\
+" unknown or own device, prepare, @101, errno 0, slow=0 rejected"
 }
 
 # ---------------------------------------------------------------------------
@@ -1427,7 +1448,8 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + 6 + NR_BAD + NR_PARSE + nseeds + 3 + NR_HIDDEN))
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + 6 + NR_BAD + NR_PARSE + nseeds + 3 +
+	NR_HIDDEN))
 
 test_sysfs
 test_ordering
