@@ -199,6 +199,7 @@ enum pat_key {
 	PAT_KEY_SMART_SUSPEND,
 	PAT_KEY_MAY_SKIP_RESUME,
 	PAT_KEY_JITTER,
+	PAT_KEY_HIDDEN,
 	PAT_NR_KEYS
 };
 
@@ -222,6 +223,7 @@ static const char * const pat_keys[PAT_NR_KEYS] = {
 	[PAT_KEY_SMART_SUSPEND]			= "smart_suspend",
 	[PAT_KEY_MAY_SKIP_RESUME]		= "may_skip_resume",
 	[PAT_KEY_JITTER]			= "jitter",
+	[PAT_KEY_HIDDEN]			= "hidden",
 };
 
 /* The kinds of device link the topology creates. */
@@ -240,6 +242,32 @@ enum pat_link_kind {
 struct pat_wait {
 	int cb;
 	struct pat_dev *target;
+};
+
+/**
+ * struct pat_hidden - A hidden dependency of a callback (``hidden=``).
+ * @target: The hidden supplier: NULL if none, or once churn removed it.
+ * @cb: Callback (&enum pat_cb) it applies to; a suspend or resume callback
+ *	also stands for its hibernation forms, as for ``wait=``.
+ * @err: Negative errno the callback returns when @target is out of order,
+ *	0 when the callback takes @slow_us longer instead.
+ * @slow_us: Extra time of the callback when @target is out of order.
+ * @percent: Chance in percent, drawn anew for every callback, that an out
+ *	of order @target has the effect.
+ *
+ * No parent, link or wait tells the PM core about it: like a touchscreen
+ * that must talk to a GPIO or I2C controller elsewhere in the tree in its
+ * suspend callback, the device needs @target still active when its
+ * suspend-side callback @cb ends, and @target back already when its
+ * resume-side callback @cb ends.  The PM core's list keeps that order
+ * (@target is created first), so with pm_async=0 the effect never shows.
+ */
+struct pat_hidden {
+	struct pat_dev *target;
+	int cb;
+	int err;
+	u32 slow_us;
+	u32 percent;
 };
 
 /**
@@ -298,6 +326,7 @@ struct pat_rec {
  * @seq: Creation number, from 1: the PM core's list is in creation order.
  * @nr_waits: Number of entries in @waits.
  * @waits: device_pm_wait_for_dev() calls of the device's callbacks.
+ * @hidden: The device's hidden dependency (``hidden=``), if any.
  * @gone: Churn removed the device during this transition: the checks of
  *	other devices skip it.  Set with smp_store_release() by the churn
  *	thread before the device is deleted.
@@ -333,6 +362,7 @@ struct pat_dev {
 	u64 seq;
 	unsigned int nr_waits;
 	struct pat_wait waits[PAT_MAX_WAITS];
+	struct pat_hidden hidden;
 	struct pat_rec rec[PAT_NR_CBS];
 };
 
@@ -396,6 +426,8 @@ struct pat_violation {
  * @wait_names: Names of the devices waited for, by @waits index.
  * @waits: The ``wait=`` calls (targets resolved after creation).
  * @nr_waits: Number of entries in @waits.
+ * @hidden_name: Name of the hidden supplier (``hidden=``), or NULL.
+ * @hidden: The hidden dependency (target resolved after creation).
  * @bind: Bind a driver (``driver=``).
  * @direct_complete: As &pat_dev.direct_complete.
  * @smart_suspend: As &pat_dev.smart_suspend.
@@ -420,6 +452,8 @@ struct pat_entry {
 	const char *wait_names[PAT_MAX_WAITS];
 	struct pat_wait waits[PAT_MAX_WAITS];
 	unsigned int nr_waits;
+	const char *hidden_name;
+	struct pat_hidden hidden;
 	bool bind;
 	bool direct_complete;
 	bool smart_suspend;
@@ -741,13 +775,47 @@ static void pat_delay(u32 us)
 		msleep(us / 1000);
 }
 
+/*
+ * The hidden dependency of @pd's callback @cb (``hidden=``), at the end of
+ * the callback: on the suspend side the hidden supplier must not have
+ * finished this level yet, on the resume side it must have come back from
+ * it; either way its level must be below the callback's.  If not, and the
+ * draw says so, the callback fails (as a driver whose command to the other
+ * device fails, and which logs it) or takes longer.  Return the error or 0.
+ */
+static int pat_hidden_check(struct pat_dev *pd, enum pat_cb cb)
+{
+	const struct pat_cb_desc *desc = &pat_cbs[cb];
+	const struct pat_hidden *h = &pd->hidden;
+	struct pat_dev *t = h->target;
+	u32 st;
+
+	if (!t || !desc->level || !pat_wait_matches(h->cb, cb))
+		return 0;
+	/* Pairs with smp_store_release() in pat_churn_fn(). */
+	if (smp_load_acquire(&t->gone))
+		return 0;
+	/* Pairs with smp_store_release() in pat_callback(). */
+	st = smp_load_acquire(&t->state);
+	if (pat_level(st) < desc->level)
+		return 0;
+	if (h->percent < 100 && get_random_u32_below(100) >= h->percent)
+		return 0;
+	if (!h->err) {
+		pat_delay(h->slow_us);
+		return 0;
+	}
+	dev_err(&pd->dev, "%s: command failed: %d\n", desc->name, h->err);
+	return h->err;
+}
+
 static int pat_callback(struct device *dev, enum pat_cb cb)
 {
 	const struct pat_cb_desc *desc = &pat_cbs[cb];
 	struct pat_dev *pd = to_pat_dev(dev);
 	struct pat_rec *rec = &pd->rec[cb];
 	u32 state, new_state;
-	int other, armed, ret = 0;
+	int other, armed, ret2, ret = 0;
 	ktime_t start;
 
 	other = atomic_xchg(&pd->running, cb + 1);
@@ -793,6 +861,14 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 		pat_delay(pd->time_us[pat_time_index(desc)] +
 			  (pd->jitter_us ?
 			   get_random_u32_below(pd->jitter_us + 1) : 0));
+
+	ret2 = pat_hidden_check(pd, cb);
+	if (ret2) {
+		ret = ret2;
+		/* A device that failed to suspend stays where it was. */
+		if (desc->kind == PAT_KIND_SUSPEND)
+			new_state = state;
+	}
 
 	if (desc->kind == PAT_KIND_SUSPEND) {
 		armed = READ_ONCE(pd->fail);
@@ -1368,6 +1444,76 @@ static int pat_parse_waits(struct pat_entry *e, char *val)
 	return 0;
 }
 
+/*
+ * Parse "PHASE:NAME[:ERRNO|:slow=US][@PERCENT[%]]" of hidden= into @e.
+ * NAME must be an earlier device, so that the PM core's list keeps the
+ * order it needs.  Return 0 or -EINVAL after logging why.
+ */
+static int pat_parse_hidden(struct pat_entry *e, char *val)
+{
+	struct pat_hidden *h = &e->hidden;
+	char *name, *effect, *pct;
+	unsigned int v;
+	int cb, err;
+
+	h->err = -EAGAIN;
+	h->percent = 100;
+	pct = strrchr(val, '@');
+	if (pct) {
+		*pct++ = '\0';
+		v = strlen(pct);
+		if (v && pct[v - 1] == '%')
+			pct[v - 1] = '\0';
+		if (kstrtouint(pct, 10, &h->percent) || h->percent > 100) {
+			pr_err("line %u: bad chance @%.40s in hidden= (0 to 100)\n",
+			       e->line, pct);
+			return -EINVAL;
+		}
+	}
+	name = strchr(val, ':');
+	if (!name) {
+		pr_err("line %u: hidden=%.40s is not PHASE:NAME\n", e->line, val);
+		return -EINVAL;
+	}
+	*name++ = '\0';
+	cb = pat_parse_cb(val);
+	if (cb < 0 || !pat_cbs[cb].level) {
+		pr_err("line %u: hidden=%.40s: not a suspend or resume phase\n",
+		       e->line, val);
+		return -EINVAL;
+	}
+	h->cb = cb;
+	effect = strchr(name, ':');
+	if (effect) {
+		*effect++ = '\0';
+		if (!strncmp(effect, "slow=", 5)) {
+			if (kstrtouint(effect + 5, 10, &h->slow_us) ||
+			    !h->slow_us || h->slow_us > PAT_MAX_US) {
+				pr_err("line %u: bad time in hidden=...:%.40s (1 to %u us)\n",
+				       e->line, effect, PAT_MAX_US);
+				return -EINVAL;
+			}
+			h->err = 0;
+		} else {
+			if (kstrtoint(effect, 10, &err) || !err ||
+			    abs(err) > MAX_ERRNO) {
+				pr_err("line %u: bad errno in hidden=...:%.40s\n",
+				       e->line, effect);
+				return -EINVAL;
+			}
+			h->err = -abs(err);
+		}
+	}
+	if (!pat_valid_name(name) || !strcmp(name, e->name) ||
+	    !pat_known(name) || pat_known_no_pm(name)) {
+		pr_err("line %u: hidden=: '%.40s' is not an earlier device that takes part in PM\n",
+		       e->line, name);
+		return -EINVAL;
+	}
+	e->hidden_name = name;
+	return 0;
+}
+
 /* Parse a 0 or 1 of key @key into *@flag.  Return 0 or -EINVAL. */
 static int pat_parse_bool(const struct pat_entry *e, int key, const char *val,
 			  bool *flag)
@@ -1482,6 +1628,10 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 			break;
 		case PAT_KEY_WAIT:
 			if (pat_parse_waits(e, val))
+				return -EINVAL;
+			break;
+		case PAT_KEY_HIDDEN:
+			if (pat_parse_hidden(e, val))
 				return -EINVAL;
 			break;
 		case PAT_KEY_DRIVER:
@@ -1636,6 +1786,10 @@ static int pat_load(char *buf)
 		for (j = 0; j < pd->nr_waits; j++) {
 			pd->waits[j].cb = entries[i].waits[j].cb;
 			pd->waits[j].target = pat_find(entries[i].wait_names[j]);
+		}
+		if (entries[i].hidden_name) {
+			pd->hidden = entries[i].hidden;
+			pd->hidden.target = pat_find(entries[i].hidden_name);
 		}
 	}
 
@@ -1799,6 +1953,16 @@ static int pat_topology_show(struct seq_file *m, void *v)
 		seq_puts(m, " may_skip_resume=1");
 	if (pd->jitter_us)
 		seq_printf(m, " jitter=%u", pd->jitter_us);
+	if (pd->hidden.target) {
+		seq_printf(m, " hidden=%s:%s", pat_cbs[pd->hidden.cb].name,
+			   pd->hidden.target->name);
+		if (!pd->hidden.err)
+			seq_printf(m, ":slow=%u", pd->hidden.slow_us);
+		else if (pd->hidden.err != -EAGAIN)
+			seq_printf(m, ":%d", pd->hidden.err);
+		if (pd->hidden.percent < 100)
+			seq_printf(m, "@%u", pd->hidden.percent);
+	}
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -2360,6 +2524,9 @@ static void pat_churn_settle(void)
 		for (j = 0; j < pat_devs[i]->nr_waits; j++)
 			if (pat_devs[i]->waits[j].target == pd)
 				pat_devs[i]->waits[j].target = NULL;
+	for (i = 0; i < pat_ndevs; i++)
+		if (pat_devs[i]->hidden.target == pd)
+			pat_devs[i]->hidden.target = NULL;
 	/* As in pat_remove_from(): the links' references go first. */
 	device_link_wait_removal();
 	put_device(&pd->dev);

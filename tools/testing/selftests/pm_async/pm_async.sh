@@ -1183,6 +1183,145 @@ EOF
 }
 
 # ---------------------------------------------------------------------------
+# 4b. hidden dependencies (hidden=): the failure pm-async-measure --bisect
+# looks for.  ts needs gpio0 still active at the end of its suspend
+# callback; nothing tells the PM core.
+
+NR_HIDDEN=7
+
+# hidden_cycles N MODE: N freeze transitions with pm_async=MODE; prints how
+# many failed with ts's suspend returning -11 (any other failure: "x").
+hidden_cycles()
+{
+	set_pm_async "$2"
+	h_fail=0
+	h_i=0
+	while [ $h_i -lt "$1" ]; do
+		h_i=$((h_i + 1))
+		cycle freeze && continue
+		if grep -q "^ts suspend .* -11$" "$TMP/report"; then
+			h_fail=$((h_fail + 1))
+		else
+			echo x
+			return
+		fi
+	done
+	echo $h_fail
+}
+
+# hidden_topo P [SUSPEND_EXTRA]: gpio0, two fillers and ts, which needs
+# gpio0 (chance P%); ts is slower than gpio0, so async it always ends last.
+hidden_topo()
+{
+	topo_from "gpio0 suspend=500 resume=500\n"\
+"f1 suspend=2000 resume=500\n"\
+"f2 suspend=1000 resume=500\n"\
+"ts suspend=20000 resume=500 hidden=suspend:gpio0${2:-}@$1\n"
+	load "$TMP/in.topo"
+}
+
+# The time of ts's suspend callback in the last report, in ms.
+ts_suspend_ms()
+{
+	awk '$1 == "ts" && $2 == "suspend" { print int(($4 - $3) / 1000000) }' "$TMP/report"
+}
+
+test_hidden()
+{
+	err=1
+	if hidden_topo 100; then
+		n1=$(hidden_cycles 1 1)
+		log=$(dmesg | grep -E "pm_async_test ts: (PM: failed to suspend async: error -11|$(:
+			)suspend: command failed: -11)" | tail -n 2)
+		[ "$n1" = 1 ] && [ "$(echo "$log" | grep -c .)" = 2 ] && check_state && err=0
+		[ $err = 0 ] || ktap_print_msg "failed async: $n1 of 1; log: $log"
+	fi
+	result $err "hidden: async, ts fails with -EAGAIN (driver message and"\
+" 'ts: PM: failed to suspend async: error -11'), devices back"
+
+	n0=$(hidden_cycles 3 0)
+	[ "$n0" = 0 ] && check_state
+	result $? "hidden: pm_async=0 never fails (the list order keeps ts"\
+" before gpio0; $n0 of 3 failed)"
+
+	err=0
+	echo disabled >$BUS/ts/power/async
+	nt=$(hidden_cycles 2 1)
+	echo enabled >$BUS/ts/power/async
+	echo disabled >$BUS/gpio0/power/async
+	ng=$(hidden_cycles 2 1)
+	echo disabled >$BUS/ts/power/async
+	nb=$(hidden_cycles 3 1)
+	echo enabled >$BUS/ts/power/async
+	echo enabled >$BUS/gpio0/power/async
+	if [ "$nt $ng $nb" != "2 2 0" ]; then
+		ktap_print_msg "failed: ts sync $nt/2, gpio0 sync $ng/2, both $nb/3"
+		err=1
+	fi
+	result $err "hidden: ts sync alone or gpio0 sync alone still fails, both sync never fail"
+
+	err=1
+	if hidden_topo 0; then
+		p0=$(hidden_cycles 5 1)
+		hidden_topo 100 && p100=$(hidden_cycles 3 1) && [ "$p0 $p100" = "0 3" ] && err=0
+		[ $err = 0 ] || ktap_print_msg "failed: @0 ${p0:-?}/5, @100 ${p100:-?}/3"
+	fi
+	result $err "hidden: chance @0 never fails (5 async cycles), @100 always (3)"
+
+	err=1
+	if hidden_topo 100 ":slow=200000"; then
+		set_pm_async 1
+		cycle freeze && d1=$(ts_suspend_ms)
+		set_pm_async 0
+		cycle freeze && d0=$(ts_suspend_ms)
+		[ "${d1:-0}" -ge 200 ] && [ "${d0:-999}" -lt 200 ] && err=0
+		[ $err = 0 ] || ktap_print_msg "ts suspend: async ${d1:-?} ms, sync ${d0:-?} ms"
+	fi
+	result $err "hidden: slow=200000: async ts suspend succeeds after"\
+" >= 200 ms more, pm_async=0 does not wait"
+
+	err=1
+	topo_from "gpio0 suspend=500 resume=20000\nts suspend=500 resume=500 hidden=resume:gpio0\n"
+	if load "$TMP/in.topo"; then
+		set_pm_async 1
+		cycle freeze && grep -q "^ts resume .* -11$" "$TMP/report" &&
+			set_pm_async 0 && cycle freeze &&
+			grep -q "^ts resume .* 0$" "$TMP/report" &&
+			check_state && err=0
+	fi
+	result $err "hidden: resume side: async ts resume returns -11 before"\
+" gpio0 is back, pm_async=0 0; the transitions succeed"
+	set_pm_async 1
+
+	err=0
+	topo_from "gpio0\nts hidden=suspend_noirq:gpio0:5@50%\n"\
+"f1 hidden=resume_early:gpio0:slow=100\n"
+	if load "$TMP/in.topo"; then
+		grep -q "^ts .* hidden=suspend_noirq:gpio0:-5@50$" "$TMP/topo" &&
+			grep -q "^f1 .* hidden=resume_early:gpio0:slow=100$" "$TMP/topo" || {
+			ktap_print_msg "read back: $(grep hidden "$TMP/topo" | tr '\n' '|')"
+			err=1
+		}
+		for bad in "x hidden=suspend:late\nlate" "x hidden=prepare:gpio0" \
+			"x hidden=suspend:gpio0@101" "x hidden=suspend:gpio0:0" \
+			"x hidden=suspend:gpio0:slow=0" "x hidden=suspend:x" \
+			"x hidden=suspend" "x hidden=suspend:gpio0:abc"; do
+			topo_from "$bad\n"
+			if write_topo "$TMP/in.topo"; then
+				ktap_print_msg "accepted: $bad"
+				err=1
+			fi
+		done
+		cmp -s $LAB/topology "$TMP/topo" ||
+			{ ktap_print_msg "topology changed"; err=1; }
+	else
+		err=1
+	fi
+	result $err "hidden: PHASE:NAME[:ERRNO|:slow=US][@P%] read back; a later,"\
+" unknown or own device, prepare, @101, errno 0, slow=0 rejected"
+}
+
+# ---------------------------------------------------------------------------
 # 5. bad input, round trip, failure arming
 
 # reject DESC TEXT: writing TEXT fails and changes nothing.
@@ -1497,7 +1636,8 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + 6 + NR_BAD + NR_PARSE + nseeds + 3))
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + 6 + NR_BAD + NR_PARSE +
+	nseeds + 3 + NR_HIDDEN))
 
 test_sysfs
 test_ordering
@@ -1507,6 +1647,7 @@ test_drivers
 test_stock_order
 test_fixes
 test_failure
+test_hidden
 test_bad_input
 test_parse
 test_random

@@ -380,6 +380,249 @@ for sh_ in $shells; do
 		'restored_ok "$F" "$alarm"'
 done
 
+# ------------------------------------------------------------ --bisect
+
+# mkbisect DIR: the fake tree of mkfake with eight lab devices on top
+# (DIR/devices/NAME, list order LAB_DEVS, all async) and a dmesg whose
+# cycles fail by rules: HIDDEN="F:D:P ..." makes F fail (-EAGAIN, "failed
+# to suspend async") with chance P% in an async cycle unless both F and D
+# are sync (power/async disabled); SYNC_FAIL=1 makes pm_async=0 cycles
+# fail too; LATE="NAME ..." devices start after the failure (not in its
+# phase's log before it).  The draw is awk's rand() seeded with the cycle
+# number (SEED added): the same run gives the same cycles.  Suspend takes
+# 40 ms with pm_async=0, 10 + 3 per sync lab device with pm_async=1;
+# resume 10 ms.
+LAB_DEVS="gpio0 f1 f2 ts f3 dsp codec f4"
+mkbisect()
+{
+	mkfake "$1"
+	echo 0 >"$1/class/rtc/rtc0/wakealarm"	# an alarm left alone reads 0
+	for d in $LAB_DEVS; do
+		mkdir -p "$1/devices/$d/power"
+		echo enabled >"$1/devices/$d/power/async"
+	done
+	cat >"$1/dmesg" <<EOF
+#!/bin/sh
+F=$1 DEVS="$LAB_DEVS"
+EOF
+	cat >>"$1/dmesg" <<'EOF'
+c=$(($(cat $F/calls) + 1))
+echo $c >$F/calls
+a=$(cat $F/power/pm_async)
+st=""
+for d in $DEVS; do st="$st $d=$(cat $F/devices/$d/power/async)"; done
+al=$(cat $F/class/rtc/rtc0/wakealarm)
+printf 'call %s: pm_async=%s alarm=%s%s\n' $c $a "$al" "$st" >>$F/seen
+if [ $c -ge 2 ]; then
+	[ -n "${HANG_AT:-}" ] && [ $((c - 1)) = "$HANG_AT" ] && { : >$F/hanging; sleep 3; }
+	awk -v c=$c -v a=$a -v st="$st" -v rules="${HIDDEN:-}" -v syncfail="${SYNC_FAIL:-0}" \
+		-v late=" ${LATE:-} " -v devs="$DEVS" -v seed="${SEED:-0}" 'BEGIN {
+		srand(c * 7919 + seed)
+		n = split(devs, dv, " ")
+		m = split(st, kv, " ")
+		for (i = 1; i <= m; i++) { split(kv[i], p, "="); sync[p[1]] = p[2] == "disabled" }
+		nr = split(rules, r, " "); nf = 0; ns = 0
+		for (i = 1; i <= n; i++) ns += sync[dv[i]]
+		for (i = 1; i <= nr; i++) {
+			split(r[i], x, ":")
+			broken = a == 1 ? !(sync[x[1]] && sync[x[2]]) : syncfail
+			if (broken && rand() * 100 < x[3] && !(x[1] in fail)) {
+				fail[x[1]] = 1
+				fl[++nf] = x[1]
+			}
+		}
+		print "[ 1.0] PM: suspend entry (s2idle)"
+		calls = "[ 1.1] pm_async_test %s: PM: calling pat_suspend [pm_async_test] @ %d, "
+		calls = calls "parent: none\n"
+		callr = calls; sub(/suspend/, "resume", callr); sub(/1\.1/, "1.5", callr)
+		lab = "[ 1.2] pm_async_test %s: "
+		for (i = n; i > 0; i--)
+			if (!index(late, " " dv[i] " "))
+				printf calls, dv[i], 100 + i
+		for (i = 1; i <= nf; i++) {
+			printf "[ 1.2] pm_async_test %s: suspend: command failed: -11\n", fl[i]
+			printf lab "PM: pat_suspend [pm_async_test] returned -11 after " \
+				"20000 usecs\n", fl[i]
+			printf lab "PM: failed to suspend%s: error -11\n", fl[i], a ? " async" : ""
+		}
+		for (i = n; i > 0; i--)
+			if (index(late, " " dv[i] " "))
+				printf calls, dv[i], 100 + i
+		sus = a ? 10 + 3 * ns : 40
+		if (nf) {
+			printf "[ 1.4] PM: suspend of devices aborted after %d.000 msecs\n", sus
+			print "[ 1.4] PM: Some devices failed to suspend, or early wake event " \
+				"detected"
+		} else
+			printf "[ 1.4] PM: suspend of devices complete after %d.000 msecs\n", sus
+		for (i = 1; i <= n; i++)
+			printf callr, dv[i], 100 + i
+		print "[ 1.6] PM: resume of devices complete after 10.000 msecs"
+		print "[ 1.7] PM: suspend exit"
+	}' >>$F/klog
+fi
+cat $F/klog
+EOF
+	chmod +x "$1/dmesg"
+}
+
+# bisect SHELL FAKE ARGS...: pm-async-measure --bisect on the fake tree
+bisect() { b_sh=$1 b_f=$2; shift 2; run "$b_sh" "$b_f" --bisect --settle 0 -o "$T/bis" "$@"; }
+# the set the run found, sorted, one line
+found_set()
+{
+	sed -n 's/^found //p' "$T/bis/bisect.txt" 2>/dev/null | tr ' ' '\n' | sort | tr '\n' ' '
+}
+# every lab device async again, every knob as mkfake left it
+# lab_restored DIR [ALARM]: as restored_ok, and every lab device async
+lab_restored()
+{
+	for d in $LAB_DEVS; do
+		[ "$(cat "$1/devices/$d/power/async")" = enabled ] || return 1
+	done
+	restored_ok "$@"
+}
+cycles_used() { sed -n 's/^cycles //p' "$T/bis/bisect.txt" 2>/dev/null; }
+
+for sh_ in $shells; do
+	name=${sh_%_sh}
+	shcmd=$sh_
+	[ $sh_ = busybox_sh ] && shcmd="busybox sh"
+	F=$T/bis-$name
+	rm -rf "$T/bis"
+
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:100" bisect $sh_ "$F" -n 3 --wake 7
+	check "$name: --bisect, one hidden dependency (ts needs gpio0), every async cycle fails: $(:
+		)exit 0, the set is exactly gpio0 and ts ($(cycles_used) cycles)" \
+		'[ $rc = 0 ] && [ "$(found_set)" = "gpio0 ts " ]'
+	check "$name: --bisect: confirms both sides with the rate (3 of 3 async, 0 of 3 sync), $(:
+		)candidates from the log (not f4 ... it is there: all 8)" \
+		'grepq "pm_async=1: 3 of 3 cycles failed (ts x3)" &&
+			grepq "pm_async=0: 0 of 3 cycles failed" &&
+			grepq "estimated failure rate with async: 1.00"'
+	check "$name: --bisect: a real-sleep cycle is armed: the RTC alarm was +7 at every cycle" \
+		'[ "$(grep -c "^call" "$F/seen")" -gt 6 ] &&
+			[ "$(sed 1d "$F/seen" | grep -vc "alarm=+7")" = 0 ]'
+	check "$name: --bisect: the udev rule file marks /devices/gpio0 and /devices/ts sync" \
+		'[ "$(grep -c "^ACTION==\"add\", DEVPATH==\"/devices/[a-z0-9]*\", $(:
+			)ATTR{power/async}=\"disabled\"$" "$T/bis/99-pm-async-sync.rules")" = 2 ] &&
+			grep -q "DEVPATH==\"/devices/gpio0\"" "$T/bis/99-pm-async-sync.rules" &&
+			grep -q "DEVPATH==\"/devices/ts\"" "$T/bis/99-pm-async-sync.rules"'
+	check "$name: --bisect: the pair gives a device link, ts the consumer (it suspends first $(:
+		)with pm_async=0), gpio0 the supplier" \
+		'grepq "device_link_add(<ts>, <gpio0>, DL_FLAG_STATELESS)"'
+	check "$name: --bisect: async time kept: pm_async=0 50 ms, the set sync 26 ms, $(:
+		)saves 24 ms" \
+		'grepq "pm_async=0 50.0 ms, all async ? (no good cycle) ms, $(:
+			)with the set sync 26.0 ms" &&
+			grepq "saves 24.0 ms (48%)"'
+	check "$name: --bisect: every knob restored, every lab device async again" \
+		'lab_restored "$F"'
+
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:100 codec:dsp:100" bisect $sh_ "$F" -n 2 --pm-test platform
+	check "$name: --bisect, two hidden dependencies: the set is exactly codec dsp gpio0 ts $(:
+		)($(cycles_used) cycles, at most 40)" \
+		'[ $rc = 0 ] && [ "$(found_set)" = "codec dsp gpio0 ts " ] &&
+			[ "$(cycles_used)" -le 40 ]'
+	check "$name: --bisect with --pm-test: no alarm set; knobs restored" \
+		'! sed 1d "$F/seen" | grep -q "alarm=+" && lab_restored "$F"'
+
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:50" SEED=1 bisect $sh_ "$F" -n 10 --pm-test platform
+	check "$name: --bisect, intermittent (50%): the set is exactly gpio0 ts, steps of $(:
+		)more than one cycle ($(cycles_used) cycles)" \
+		'[ $rc = 0 ] && [ "$(found_set)" = "gpio0 ts " ] &&
+			grepq "search: \([2-9]\|[1-9][0-9]\) cycle(s) per step"'
+	check "$name: --bisect, intermittent: async time kept from good async cycles too" \
+		'grepq "all async 20.0 ms, with the set sync 26.0 ms" &&
+			grepq "keeps 80% of the async gain"'
+
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:60 codec:dsp:60" SEED=2 bisect $sh_ "$F" -n 10 --pm-test platform
+	check "$name: --bisect, two intermittent (60% each): the set is exactly $(:
+		)codec dsp gpio0 ts $(:
+		)($(cycles_used) cycles)" \
+		'[ $rc = 0 ] && [ "$(found_set)" = "codec dsp gpio0 ts " ]'
+
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:100" LATE="gpio0" bisect $sh_ "$F" -n 2 --pm-test platform
+	check "$name: --bisect: a culprit the log does not show: every async device is tried $(:
+		)and the set still found" \
+		'[ $rc = 0 ] && [ "$(found_set)" = "gpio0 ts " ] && grepq "every async device"'
+
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	echo disabled >"$F/devices/ts/power/async"
+	HIDDEN="ts:gpio0:100" bisect $sh_ "$F" -n 2 --pm-test platform
+	check "$name: --bisect: a device sync already is left out; the set is gpio0 $(:
+		)alone; ts stays sync" \
+		'[ $rc = 0 ] && [ "$(found_set)" = "gpio0 " ] && grepq "ts(sync already)" &&
+			[ "$(cat "$F/devices/ts/power/async")" = disabled ]'
+
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:100" SYNC_FAIL=1 bisect $sh_ "$F" -n 2 --pm-test platform
+	check "$name: --bisect: pm_async=0 fails too: status 3, nothing searched, knobs restored" \
+		'[ $rc = 3 ] && grepq "pm_async=0 fails too" && ! grepq "3. search" &&
+			lab_restored "$F"'
+	mkbisect "$F"
+	bisect $sh_ "$F" -n 2 --pm-test platform
+	check "$name: --bisect: async does not fail: status 3, nothing to bisect" \
+		'[ $rc = 3 ] && grepq "nothing to bisect"'
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:100 codec:dsp:100" bisect $sh_ "$F" -n 2 --pm-test platform --max-cycles 8
+	check "$name: --bisect --max-cycles 8: the cap stops the search (status 4, says so), $(:
+		)8 cycles run, knobs restored" \
+		'[ $rc = 4 ] && grepq "cycle cap (8) stopped" &&
+			[ "$(grep -c "^call" "$F/seen")" = 9 ] &&
+			lab_restored "$F"'
+
+	if ! env --default-signal=INT true 2>/dev/null; then
+		skip "$name: --bisect SIGINT (no env --default-signal)"
+		continue
+	fi
+	mkbisect "$F"
+	PM_ASYNC_SYSFS=$F PM_ASYNC_KMSG=$F/klog PM_ASYNC_DMESG=$F/dmesg PM_ASYNC_ADVISE=$ADVISE \
+		PM_ASYNC_UID=0 HANG_AT=7 HIDDEN="ts:gpio0:100" \
+		env --default-signal=INT $shcmd "$TOOL" \
+		--bisect -n 2 --settle 0 --pm-test platform -o "$T/bis-int" >"$T/out" 2>&1 &
+	pid=$!
+	i=0
+	while [ ! -e "$F/hanging" ] && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+	sync_then=$(cat "$F"/devices/*/power/async | grep -c disabled)
+	kill -INT $pid
+	wait $pid
+	rc=$?
+	check "$name: --bisect: SIGINT in the search (with $sync_then devices sync) $(:
+		)stops it (130) $(:
+		)and restores every knob and power/async" \
+		'[ $rc = 130 ] && [ "$sync_then" -gt 2 ] && lab_restored "$F"'
+done
+
+F=$T/bis-opts
+mkbisect "$F"
+before=$(snapshot "$F")
+run sh "$F" --bisect --dry-run -o "$T/bis-dry"
+check "--bisect --dry-run: prints the plan, touches nothing, writes no log" \
+	'[ $rc = 0 ] && grepq "would run 10 cycles with pm_async=1 and 10 with pm_async=0" &&
+		[ "$(snapshot "$F")" = "$before" ] && [ ! -e "$T/bis-dry" ] && [ ! -e "$F/seen" ]'
+for a in "--bisect --mark-sync ts:--bisect chooses the marks" \
+	"--bisect --variants sync,async:--bisect chooses the marks" \
+	"--confidence 40:--confidence: 40 is out of range" \
+	"--max-cycles 0:--max-cycles: 0 is out of range"; do
+	# shellcheck disable=SC2086
+	run sh "$F" ${a%%:*}
+	check "--bisect usage error '${a%%:*}': status 2, a clear message, nothing touched" \
+		'[ $rc = 2 ] && grep -qF -e "${a#*:}" "$T/out" &&
+			[ "$(snapshot "$F")" = "$before" ]'
+done
+
 # ------------------------------------------------------------ refusals
 
 F=$T/fake
