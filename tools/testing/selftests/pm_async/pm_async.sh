@@ -1090,7 +1090,8 @@ test_fixes()
 	# list has it last afterwards, where device_link_add() puts it outside
 	# of a transition: the next transition suspends lc before mx and
 	# resumes it after mx.
-	topo_from "ls async=0 resume=1000\nlc async=0 resume=1000\nmx async=0 suspend=400000 resume=1000\n"
+	topo_from "ls async=0 resume=1000\nlc async=0 resume=1000\n"\
+"mx async=0 suspend=400000 resume=1000\n"
 	err=1
 	WINDOW=0
 	if load "$TMP/in.topo"; then
