@@ -524,9 +524,9 @@ for sh_ in $shells; do
 	mkbisect "$F"
 	HIDDEN="ts:gpio0:100 codec:dsp:100" bisect $sh_ "$F" -n 2 --pm-test platform
 	check "$name: --bisect, two hidden dependencies: the set is exactly codec dsp gpio0 ts $(:
-		)($(cycles_used) cycles, at most 40)" \
+		)($(cycles_used) cycles, at most 60)" \
 		'[ $rc = 0 ] && [ "$(found_set)" = "codec dsp gpio0 ts " ] &&
-			[ "$(cycles_used)" -le 40 ]'
+			[ "$(cycles_used)" -le 60 ]'
 	check "$name: --bisect with --pm-test: no alarm set; knobs restored" \
 		'! sed 1d "$F/seen" | grep -q "alarm=+" && lab_restored "$F"'
 
