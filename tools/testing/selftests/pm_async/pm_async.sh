@@ -586,13 +586,29 @@ starts_early()
 	}' "$TMP/report"
 }
 
+# xfail GROUP: $PM_ASYNC_XFAIL names GROUP, the cases of a fix this kernel
+# lacks (mainline 7.3).
+xfail()
+{
+	echo " $XFAIL " | grep -q " $1 "
+}
+
+# churn_done: the armed churn ran, and the operation succeeded.
+churn_done()
+{
+	set -- $(cat $LAB/churn)
+	[ "$1" = done ] && [ "$7" = 0 ] && return 0
+	ktap_print_msg "churn: $*"
+	return 1
+}
+
 # no_pm_result ERR LATE DESC: ERR is a failed cycle or check, LATE a device
 # that started late.  With "no_pm" in $PM_ASYNC_XFAIL (a kernel without the
 # fix, such as mainline 7.3), a late start is expected and an early one fails.
 no_pm_result()
 {
 	late=$2
-	if [ "$1" = 0 ] && echo " $XFAIL " | grep -q " no_pm "; then
+	if [ "$1" = 0 ] && xfail no_pm; then
 		if [ "$late" = 1 ]; then
 			ktap_print_msg "late start, as expected (PM_ASYNC_XFAIL=no_pm)"
 			late=0
@@ -890,9 +906,7 @@ EOF
 				break
 			fi
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state || err=1
-			set -- $(cat $LAB/churn)
-			[ "$1" = done ] && [ "$7" = 0 ] ||
-				{ ktap_print_msg "churn ${op%%:*}: $*"; err=1; }
+			churn_done || err=1
 			grep -q "${op#*:}" $LAB/topology ||
 				{ ktap_print_msg "churn ${op%%:*}: not in the topology"
 				  grep '^[de] ' $LAB/topology | sed 's/^/# /'; err=1; }
@@ -961,13 +975,6 @@ EOF
 # ---------------------------------------------------------------------------
 # 3e. mainline's engine under real-driver hazards
 
-# xfail GROUP: $PM_ASYNC_XFAIL names GROUP, the cases of a fix this kernel
-# lacks (mainline 7.3).
-xfail()
-{
-	echo " $XFAIL " | grep -q " $1 "
-}
-
 # fix_result GROUP ERR DESC: as result(), but where the kernel lacks the fix
 # (xfail GROUP) the case must fail; a churn that missed its window
 # (WINDOW=1) fails the case on any kernel.
@@ -986,15 +993,6 @@ fix_result()
 		fi
 	fi
 	result "$2" "$3"
-}
-
-# churn_done: the armed churn ran, and the operation succeeded.
-churn_done()
-{
-	set -- $(cat $LAB/churn)
-	[ "$1" = done ] && [ "$7" = 0 ] && return 0
-	ktap_print_msg "churn: $*"
-	return 1
 }
 
 # churn_within A PA B PB: the churn ran after A's PA callback had ended and
