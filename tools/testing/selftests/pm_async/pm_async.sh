@@ -42,7 +42,8 @@
 #  3e. mainline's engine under real-driver hazards: a SYNC_STATE_ONLY
 #     consumer that suspends leaves its direct_complete supplier alone; a
 #     link added during suspend keeps the consumer in the transition; a
-#     device moved while its parent waits for it does not deadlock.  Each
+#     device moved while its parent waits for it does not deadlock, also
+#     when a sync parent waits for that parent.  Each
 #     group that PM_ASYNC_XFAIL names (dc_link, link_during: must fail;
 #     move_during: skipped, as it hangs) is a kernel without the fix.
 #  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
@@ -1032,7 +1033,7 @@ churn_cycle()
 	return $crc
 }
 
-NR_FIXES=4
+NR_FIXES=5
 test_fixes()
 {
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
@@ -1136,6 +1137,29 @@ EOF
 	fi
 	fix_result move_during $err "device_move() of a child its parent waits"\
 " for, during suspend"
+
+	# The same under a sync parent g: once mp.s is moved, mp's last
+	# child never comes, so an engine that leaves mp to its last child
+	# has to start it when the PM task reaches g and waits for mp.
+	cat >"$TMP/in.topo" <<EOF
+mq
+g async=0
+mp parent=g suspend=1000 resume=1000
+mp.f parent=mp
+mp.s parent=mp async=0 resume=1000
+mx async=0 suspend=400000
+EOF
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo"; then
+		err=0
+		churn_cycle "100000 mp.s move=mq" mp.f suspend mx suspend &&
+			before mp suspend g suspend || err=1
+		grep -q '^mp.s parent=mq' $LAB/topology ||
+			{ ktap_print_msg "mp.s: not under mq"; err=1; }
+	fi
+	fix_result move_during $err "device_move() during suspend of a child"\
+" its parent waits for, under a sync parent"
 }
 
 # ---------------------------------------------------------------------------
