@@ -1033,6 +1033,21 @@ churn_cycle()
 	return $crc
 }
 
+# move_during_cycle: load $TMP/in.topo, move mp.s under mq 100 ms into the
+# suspend of the sync mx, after mp.f's suspend; err=1 if the cycle, the
+# churn window or the new parent is wrong.
+move_during_cycle()
+{
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo"; then
+		err=0
+		churn_cycle "100000 mp.s move=mq" mp.f suspend mx suspend || err=1
+		grep -q '^mp.s parent=mq' $LAB/topology ||
+			{ ktap_print_msg "mp.s: not under mq"; err=1; }
+	fi
+}
+
 NR_FIXES=5
 test_fixes()
 {
@@ -1130,14 +1145,7 @@ mp.f parent=mp
 mp.s parent=mp async=0 resume=1000
 mx async=0 suspend=400000
 EOF
-	err=1
-	WINDOW=0
-	if load "$TMP/in.topo"; then
-		err=0
-		churn_cycle "100000 mp.s move=mq" mp.f suspend mx suspend || err=1
-		grep -q '^mp.s parent=mq' $LAB/topology ||
-			{ ktap_print_msg "mp.s: not under mq"; err=1; }
-	fi
+	move_during_cycle
 	fix_result move_during $err "device_move() of a child its parent waits"\
 " for, during suspend"
 
@@ -1152,15 +1160,8 @@ mp.f parent=mp
 mp.s parent=mp async=0 resume=1000
 mx async=0 suspend=400000
 EOF
-	err=1
-	WINDOW=0
-	if load "$TMP/in.topo"; then
-		err=0
-		churn_cycle "100000 mp.s move=mq" mp.f suspend mx suspend &&
-			before mp suspend g suspend || err=1
-		grep -q '^mp.s parent=mq' $LAB/topology ||
-			{ ktap_print_msg "mp.s: not under mq"; err=1; }
-	fi
+	move_during_cycle
+	[ $err = 1 ] || before mp suspend g suspend || err=1
 	fix_result move_during $err "device_move() during suspend of a child"\
 " its parent waits for, under a sync parent"
 }
