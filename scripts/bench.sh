@@ -13,6 +13,8 @@
 #   BENCH_WARMUP    untimed cycles after loading a profile in a boot (1)
 #   BENCH_OUT       output directory (out/bench/<date>)
 #   BENCH_SVG       "all" (one timeline per profile and kernel) or "none"
+#   BENCH_FLOOR     "ITEMS US" of the workqueue floor (1000 1000: the wide
+#                   profile's leaves without the PM core), or "none"
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -23,6 +25,7 @@ rounds=${BENCH_ROUNDS:-2}
 warmup=${BENCH_WARMUP:-1}
 out=${BENCH_OUT:-$TOP/out/bench/$(date +%Y%m%d-%H%M%S)}
 svg=${BENCH_SVG:-all}
+floor=${BENCH_FLOOR:-1000 1000}
 flavour=bench
 [ "$rounds" -ge 1 ] && [ "$cycles" -ge "$rounds" ] ||
 	die "BENCH_CYCLES ($cycles) must be at least BENCH_ROUNDS ($rounds)"
@@ -63,6 +66,20 @@ for prof in $profiles; do
 	done
 done
 
+# The workqueue floor, on the patched kernel (it does not use the PM core,
+# so either kernel would do): the lowest a PM core running each sleeping
+# callback in a worker of its own reaches, for the same limit as the report.
+if [ "$floor" != none ]; then
+	set -- $floor
+	[ $# = 2 ] || die "BENCH_FLOOR must be 'ITEMS US' or 'none'"
+	say "== workqueue floor: $1 items of $2 us, patched kernel"
+	if ! "$TOP/scripts/qemu-run.sh" -k patched -f $flavour -p -t 900 \
+		-o "$out/raw/floor" -- "sh /pma/floor.sh patched 5 $1 $2"; then
+		say "workqueue floor failed (see $out/raw/floor)"
+		failed=1
+	fi
+fi
+
 # The raw logs number cycles per boot: renumber by kernel/profile/mode so
 # the report sees every cycle once.
 all=$out/cycles.txt
@@ -74,6 +91,10 @@ awk '/^=== cycle / {
 
 say "== report"
 "$report" --json "$out/bench.json" "$all" | tee "$out/table.txt"
+if [ -s "$out/raw/floor/results.log" ]; then
+	"$TOP/scripts/floor-table.sh" "$out/raw/floor/results.log" |
+		tee -a "$out/table.txt"
+fi
 if [ "$svg" = all ]; then
 	for prof in $profiles; do
 		name=$(basename "$prof" .topo)

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..24"
+echo "1..25"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -336,5 +336,21 @@ grep -q '^ok 1 kernel log during boot' "$T/log" && grep -q '^ok 2 kernel log dur
 	grep -q '^not ok 4 kernel log during replay: 1 report' "$T/log" &&
 	grep -q '^not ok 5 kernel log during measure: .*lost messages' "$T/log" && grep -q '^1\.\.5$' "$T/log"
 ok $? "kernel-log: reports per stream, hung task, RCU stall, lost lines; injected failures are not reports"
+
+# The workqueue floor table of make bench: medians per way, the bound as
+# the report computes it (max(longest, sum / limit)); no lines is an error.
+{
+	for r in 1 2 3; do
+		echo "=== floor kernel=patched round=$r percpu items=100 us=1000 elapsed_ns=$((r * 2))000000 longest_ns=1000000 sum_ns=512000000"
+		echo "=== floor kernel=patched round=$r async items=100 us=1000 elapsed_ns=$((r + 4))000000 longest_ns=2000000 sum_ns=25600000"
+	done
+	echo "=== floor kernel=patched round=4 async items=100 us=1000 elapsed_ns=x"
+	echo "=== cycle kernel=patched profile=wide mode=async"
+} >"$T/floor"
+"$H/floor-table.sh" "$T/floor" >"$T/log" 2>&1 &&
+	grep -q 'median of 3 runs (limit 256)' "$T/log" &&
+	grep -Eq '^percpu +4\.0 +2\.00x$' "$T/log" && grep -Eq '^async +6\.0 +3\.00x$' "$T/log" &&
+	! "$H/floor-table.sh" /dev/null >/dev/null 2>&1
+ok $? "floor-table: median time and ratio to max(longest, sum / 256) per way; no floor lines fails"
 
 [ $fails = 0 ]

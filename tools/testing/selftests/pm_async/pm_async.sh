@@ -1594,6 +1594,48 @@ test_hibernation()
 # ---------------------------------------------------------------------------
 # 9. unload
 
+# The workqueue floor: N sleeping work items per way, no PM core involved
+# (what make bench compares the 1000-leaf profile with).
+test_wqfloor()
+{
+	err=0
+	for bad in "0 10" "10001 10" "5 0" "5 100001" "5" "x 5"; do
+		if echo "$bad" >$LAB/wqfloor 2>/dev/null; then
+			ktap_print_msg "wqfloor accepted '$bad'"
+			err=1
+		fi
+	done
+	if echo "20 2000" >$LAB/wqfloor; then
+		cat $LAB/wqfloor >"$TMP/floor"
+		awk '
+		{
+			for (i = 2; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+			ways[$1] = 1
+			if (f["items"] != 20 || f["us"] != 2000 ||
+			    f["longest_ns"] < 2000000 || f["sum_ns"] < 20 * 2000000 ||
+			    f["elapsed_ns"] < f["longest_ns"]) {
+				print "# implausible: " $0; bad = 1
+			}
+			# Sleeping items run side by side in every way.
+			if (f["elapsed_ns"] >= f["sum_ns"]) {
+				print "# not in parallel: " $0; bad = 1
+			}
+		}
+		END {
+			if (NR != 3 || !ways["percpu"] || !ways["percpu-other"] ||
+			    !ways["async"]) {
+				print "# expected the three ways, got " NR " lines"; bad = 1
+			}
+			exit bad
+		}' "$TMP/floor" || err=1
+	else
+		ktap_print_msg "wqfloor refused '20 2000'"
+		err=1
+	fi
+	result $err "wqfloor: 20 sleeping work items in each of three ways"\
+" run side by side; bad input refused"
+}
+
 test_unload()
 {
 	if [ ! -e /sys/module/$MOD/initstate ]; then
@@ -1664,7 +1706,7 @@ nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
 ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + 6 + NR_BAD + NR_PARSE +
-	nseeds + 3 + NR_HIDDEN))
+	nseeds + 4 + NR_HIDDEN))
 
 test_sysfs
 test_ordering
@@ -1680,6 +1722,7 @@ test_parse
 test_random
 test_big
 test_hibernation
+test_wqfloor
 test_unload
 
 ktap_finished
