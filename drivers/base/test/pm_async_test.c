@@ -2822,6 +2822,9 @@ static int pat_floor_show(struct seq_file *m, void *v)
 {
 	int way;
 
+	/* Not while a write is filling the results in. */
+	guard(mutex)(&pat_lock);
+
 	for (way = 0; way < PAT_FLOOR_WAYS; way++) {
 		struct pat_floor_result *r = &pat_floor_results[way];
 
