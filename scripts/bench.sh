@@ -74,8 +74,8 @@ if [ "$floor" != none ]; then
 	[ $# = 2 ] || die "BENCH_FLOOR must be 'ITEMS US' or 'none'"
 	say "== workqueue floor: $1 items of $2 us, patched kernel"
 	if ! "$TOP/scripts/qemu-run.sh" -k patched -f $flavour -p -t 900 \
-		-o "$out/raw/floor" -- "sh /pma/floor.sh patched 5 $1 $2"; then
-		say "workqueue floor failed (see $out/raw/floor)"
+		-o "$out/floor" -- "sh /pma/floor.sh patched 5 $1 $2"; then
+		say "workqueue floor failed (see $out/floor)"
 		failed=1
 	fi
 fi
@@ -91,8 +91,8 @@ awk '/^=== cycle / {
 
 say "== report"
 "$report" --json "$out/bench.json" "$all" | tee "$out/table.txt"
-if [ -s "$out/raw/floor/results.log" ]; then
-	"$TOP/scripts/floor-table.sh" "$out/raw/floor/results.log" |
+if [ -s "$out/floor/results.log" ]; then
+	"$TOP/scripts/floor-table.sh" "$out/floor/results.log" |
 		tee -a "$out/table.txt"
 fi
 if [ "$svg" = all ]; then
