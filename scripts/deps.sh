@@ -32,6 +32,17 @@ if [ -n "$missing" ]; then
 	apt-get install -y -qq --no-install-recommends $missing >/dev/null
 fi
 
+# A first run needs about 8 GB under build/ (the kernel source, both trees
+# and two kernels: 6.7 GB after a clean clone's make check); later runs
+# rebuild in place.  Too little space fails here, with the numbers, rather
+# than as a half-written git object or kernel image further on.
+mkdir -p "$BUILD"
+need=2
+[ -d "$BUILD/patched/src" ] || need=8
+free=$(df -Pk "$BUILD" | awk 'NR == 2 { print int($4 / 1048576) }')
+[ "${free:-0}" -ge $need ] ||
+	die "$free GB free on the file system of $BUILD, $need GB needed (a first build: kernel source, two trees, two kernels); free some space"
+
 if [ -n "${KSRC:-}" ]; then
 	[ -f "$KSRC" ] || die "KSRC=$KSRC: no such file"
 	exit 0

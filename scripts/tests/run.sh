@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..25"
+echo "1..26"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -352,5 +352,15 @@ ok $? "kernel-log: reports per stream, hung task, RCU stall, lost lines; injecte
 	grep -Eq '^percpu +4\.0 +2\.00x$' "$T/log" && grep -Eq '^async +6\.0 +3\.00x$' "$T/log" &&
 	! "$H/floor-table.sh" /dev/null >/dev/null 2>&1
 ok $? "floor-table: median time and ratio to max(longest, sum / 256) per way; no floor lines fails"
+
+# deps.sh refuses to start a first build on a nearly full disk, naming the
+# numbers (a stand-in df reports 1 GB free; every package is installed).
+mkdir -p "$T/dfbin"
+printf '#!/bin/sh\necho "Filesystem 1024-blocks Used Available Capacity Mounted"\necho "/dev/x 100000000 99000000 1048576 99%% /"\n' >"$T/dfbin/df"
+chmod +x "$T/dfbin/df"
+! PATH="$T/dfbin:$PATH" PMA_BUILD="$T/dfbuild" KSRC=/nonexistent "$H/deps.sh" >"$T/log" 2>&1 &&
+	grep -q '1 GB free on the file system of .*, 8 GB needed' "$T/log" &&
+	PMA_BUILD="$T/dfbuild" KSRC="$T/log" "$H/deps.sh" >/dev/null 2>&1
+ok $? "deps: a first build on a disk with 1 GB free fails with the numbers"
 
 [ $fails = 0 ]
