@@ -48,7 +48,9 @@
 #     move_during: skipped, as it hangs) is a kernel without the fix.
 #  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
 #     with pm_async 0 and 1: the transition fails, nothing is out of
-#     order, every device ends active, the next transition succeeds.
+#     order, every device ends active, the next transition succeeds.  A
+#     device waited for (device_pm_wait_for_dev()) before the walk reaches
+#     it, whose only child fails: the transition fails and does not hang.
 #  5. bad input: each kind of malformed topology is rejected and creates
 #     nothing; a good topology survives a read-back/write-back round trip;
 #     fail= and the fail file arm and disarm failures.
@@ -1169,6 +1171,7 @@ EOF
 # ---------------------------------------------------------------------------
 # 4. failure
 
+NR_FAILURE=7
 test_failure()
 {
 	cat >"$TMP/in.topo" <<EOF
@@ -1207,6 +1210,43 @@ EOF
 		done
 	done
 	set_pm_async 1
+
+	# w waits for c (device_pm_wait_for_dev()) as soon as its suspend
+	# starts, before the PM task's walk reaches c behind the 30 ms sync s;
+	# c's only child c.g then fails after 100 ms, so it never starts c.
+	# An engine that leaves c to its last child must still start c for
+	# the waiter that came before the walk, or the waiter blocks and the
+	# phase never ends.  Checked: the transition fails with c.g's -EIO,
+	# w's suspend started before s's ended (else the case tested
+	# nothing), every device back, the next transition succeeds.
+	cat >"$TMP/in.topo" <<EOF
+c suspend=1000 resume=1000
+c.g parent=c suspend=100000 resume=1000 fail=suspend
+s async=0 suspend=30000 resume=1000
+w suspend=1000 resume=1000 wait=suspend:c
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		if cycle freeze; then
+			ktap_print_msg "the transition succeeded despite c.g failing"
+			err=1
+		fi
+		check_report "prepare complete" "$DEV_PHASES" c.g suspend || err=1
+		awk '$1 == "w" && $2 == "suspend" { ws = $3 }
+		     $1 == "s" && $2 == "suspend" { se = $4 }
+		     END {
+			if (ws != "" && se != "" && ws + 0 < se + 0)
+				exit 0
+			print "# w suspend started at " ws ", not before s suspend ended at " se
+			exit 1
+		     }' "$TMP/report" || err=1
+		check_state || err=1
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			check_state || err=1
+	fi
+	result $err "failure: a device waited for before the walk reaches it,"\
+" whose only child fails: no hang, all devices back"
 }
 
 # ---------------------------------------------------------------------------
@@ -1705,7 +1745,7 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + 6 + NR_BAD + NR_PARSE +
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + NR_FAILURE + NR_BAD + NR_PARSE +
 	nseeds + 4 + NR_HIDDEN))
 
 test_sysfs
