@@ -151,7 +151,7 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	xfail=""
 	if [ "$k" = stock ]; then
 		streams=${streams/kunit/}
-		xfail="PM_ASYNC_XFAIL='no_pm add_during dc_link link_during move_during'"
+		xfail="PM_ASYNC_XFAIL='no_pm add_during dc_link link_during move_during in_place'"
 	fi
 	# "dmesg" is the host's scan of console.log (kernel-log.sh), run on
 	# every boot; the guest runs the others.

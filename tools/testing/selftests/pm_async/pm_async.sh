@@ -46,6 +46,11 @@
 #     when a sync parent waits for that parent.  Each
 #     group that PM_ASYNC_XFAIL names (dc_link, link_during: must fail;
 #     move_during: skipped, as it hangs) is a kernel without the fix.
+#  3f. in place: "async" devices whose callbacks took no time run in the
+#     PM task from their second transition on, slow ones and devices that
+#     wait for others (device_pm_wait_for_dev()) in workers
+#     (PM_ASYNC_XFAIL=in_place: must fail); a device that waits against
+#     the list for another one is never run in place.
 #  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
 #     with pm_async 0 and 1: the transition fails, nothing is out of
 #     order, every device ends active, the next transition succeeds.  A
@@ -1169,6 +1174,86 @@ EOF
 }
 
 # ---------------------------------------------------------------------------
+# 3f. short callbacks in place: an "async" device whose callback of a phase
+# took no time the last time runs in the PM task when the walk reaches it.
+
+# in_task_at_least N DEV...: at least N device phase callbacks of the DEVs
+# ran in the PM task.
+in_task_at_least()
+{
+	want=$1
+	shift
+	awk -v want="$want" -v devs="$*" -v phases="$DEV_PHASES" '
+	BEGIN {
+		n = split(devs, d, " ")
+		for (i = 1; i <= n; i++) is[d[i]] = 1
+		n = split(phases, p, " ")
+		for (i = 1; i <= n; i++) ph[p[i]] = 1
+	}
+	is[$1] && ph[$2] && $6 == "task" { got++ }
+	END {
+		if (got + 0 >= want)
+			exit 0
+		printf "# %d callbacks of %s ran in the PM task, expected %d or more\n",
+			got, devs, want
+		exit 1
+	}' "$TMP/report"
+}
+
+NR_IN_PLACE=2
+test_in_place()
+{
+	# z, z.a, z.b take no time: the first transition learns it, from the
+	# second on the PM task runs them (mainline 7.3 never does:
+	# PM_ASYNC_XFAIL=in_place).  A callback that a debug kernel or an
+	# interrupt stretches past the PM core's threshold runs in a worker
+	# next time, so at least 12 of their 18 callbacks must run in the PM
+	# task, in each transition.  slow sleeps 2 ms in every phase and stays
+	# in a worker; so does q, which takes no time but waits for z in
+	# every suspend (device_pm_wait_for_dev()).
+	cat >"$TMP/in.topo" <<EOF
+z
+z.a parent=z
+z.b parent=z
+slow suspend=2000 resume=2000 suspend_late=2000 resume_early=2000 suspend_noirq=2000 resume_noirq=2000
+q wait=suspend:z
+EOF
+	set_pm_async 1
+	err=1
+	if load "$TMP/in.topo" && good_cycle freeze &&
+	   check_report "$SUSPEND_ALL" "" && check_state; then
+		err=0
+		for n in 2 3; do
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				check_state && in_task_at_least 12 z z.a z.b &&
+				all_in slow worker && all_in q worker ||
+				{ err=1; break; }
+		done
+	fi
+	fix_result in_place $err "in place: devices whose callbacks took no time"\
+" run in the PM task from their second transition on; slow ones and"\
+" waiters stay in workers"
+
+	# d and e take no time, and d waits for e in its suspend
+	# (device_pm_wait_for_dev()), against the list: e comes before d in
+	# it, so the suspend walk meets d first.  d must never run in the PM
+	# task, in any phase: if its wait was short once (e done already), a
+	# walk that ran d in place would wait for e, which it has left to
+	# itself.  Three transitions, every callback of d in a worker.
+	topo_from "e\nd wait=suspend:e\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		for n in 1 2 3; do
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				check_state && all_in d worker || { err=1; break; }
+		done
+	fi
+	result $err "in place: a device whose callback waits for another one is"\
+" never run in place, in any phase"
+}
+
+# ---------------------------------------------------------------------------
 # 4. failure
 
 NR_FAILURE=7
@@ -1745,7 +1830,7 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + NR_FAILURE + NR_BAD + NR_PARSE +
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + NR_IN_PLACE + NR_FAILURE + NR_BAD + NR_PARSE +
 	nseeds + 4 + NR_HIDDEN))
 
 test_sysfs
@@ -1755,6 +1840,7 @@ test_no_pm
 test_drivers
 test_stock_order
 test_fixes
+test_in_place
 test_failure
 test_hidden
 test_bad_input
