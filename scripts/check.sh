@@ -32,10 +32,11 @@
 # kernel and is dropped on stock) and CHECK_TIMEOUT (seconds per boot,
 # 1500) select parts.  The stock kernel (mainline 7.3 plus the lab) lacks
 # the series' fixes of mainline's engine: its guest runs with
-# PM_ASYNC_XFAIL="no_pm add_during dc_link link_during move_during", so the
-# kselftest's cases of the series' fixes must fail there (move_during,
-# which deadlocks mainline 7.3, is skipped), and the churn adds no device
-# under a parent during a transition (which hangs mainline 7.3).
+# PM_ASYNC_XFAIL="no_pm add_during dc_link link_during move_during
+# in_place", so the kselftest's cases of the series' fixes and of 0017's
+# devices run in place must fail there (move_during, which deadlocks
+# mainline 7.3, is skipped), and the churn adds no device under a parent
+# during a transition (which hangs mainline 7.3).
 #
 # The harness's tests run this script on a stand-in repository
 # (scripts/tests/run.sh): PMA_TOP names it, and every script called below
