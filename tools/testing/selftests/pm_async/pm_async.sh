@@ -1208,14 +1208,14 @@ test_in_place()
 	# PM_ASYNC_XFAIL=in_place).  A callback that a debug kernel or an
 	# interrupt stretches past the PM core's threshold runs in a worker
 	# next time, so at least 12 of their 18 callbacks must run in the PM
-	# task, in each transition.  slow sleeps 2 ms in every phase and stays
+	# task, in each transition.  sl sleeps 2 ms in every phase and stays
 	# in a worker; so does q, which takes no time but waits for z in
 	# every suspend (device_pm_wait_for_dev()).
 	cat >"$TMP/in.topo" <<EOF
 z
 z.a parent=z
 z.b parent=z
-slow suspend=2000 resume=2000 suspend_late=2000 resume_early=2000 suspend_noirq=2000 resume_noirq=2000
+sl suspend=2000 resume=2000 suspend_late=2000 resume_early=2000 suspend_noirq=2000 resume_noirq=2000
 q wait=suspend:z
 EOF
 	set_pm_async 1
@@ -1226,7 +1226,7 @@ EOF
 		for n in 2 3; do
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 				check_state && in_task_at_least 12 z z.a z.b &&
-				all_in slow worker && all_in q worker ||
+				all_in sl worker && all_in q worker ||
 				{ err=1; break; }
 		done
 	fi
@@ -1830,8 +1830,8 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES + NR_IN_PLACE + NR_FAILURE + NR_BAD + NR_PARSE +
-	nseeds + 4 + NR_HIDDEN))
+ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES +
+	NR_IN_PLACE + NR_FAILURE + NR_BAD + NR_PARSE + nseeds + 4 + NR_HIDDEN))
 
 test_sysfs
 test_ordering
