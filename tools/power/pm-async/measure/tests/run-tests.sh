@@ -541,6 +541,27 @@ for sh_ in $shells; do
 		'grepq "all async 20.0 ms, with the set sync 26.0 ms" &&
 			grepq "keeps 80% of the async gain"'
 
+	# SEED=13: 2 failures in the first 10 async cycles, the 3rd at 16
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:50" SEED=13 bisect $sh_ "$F" -n 10 --pm-test platform
+	check "$name: --bisect, 2 of the first 10 async cycles fail: the confirmation goes on $(:
+		)until 3 have failed (16 cycles), the rate is 3/16; the set is exactly gpio0 ts" \
+		'[ $rc = 0 ] && [ "$(found_set)" = "gpio0 ts " ] &&
+			grepq "pm_async=1: 3 of 16 cycles failed (ts x3)" &&
+			grepq "estimated failure rate with async: 0.19 (3/16)" &&
+			grepq "pm_async=0: 0 of 10 cycles failed"'
+
+	# SEED=7: 2 failures in 30 async cycles
+	rm -rf "$T/bis"
+	mkbisect "$F"
+	HIDDEN="ts:gpio0:5" SEED=7 bisect $sh_ "$F" -n 10 --pm-test platform --max-cycles 45
+	check "$name: --bisect, fewer than 3 failures: the confirmation stops at 3N (30) cycles $(:
+		)and plans on the rate measured; the cap (45) then stops the search (status 4)" \
+		'[ $rc = 4 ] && grepq "pm_async=1: 2 of 30 cycles failed (ts x2)" &&
+			grepq "estimated failure rate with async: 0.07 (2/30)" &&
+			grepq "the cycle cap (45) stopped the search"'
+
 	rm -rf "$T/bis"
 	mkbisect "$F"
 	HIDDEN="ts:gpio0:60 codec:dsp:60" SEED=2 bisect $sh_ "$F" -n 10 --pm-test platform
@@ -610,7 +631,7 @@ mkbisect "$F"
 before=$(snapshot "$F")
 run sh "$F" --bisect --dry-run -o "$T/bis-dry"
 check "--bisect --dry-run: prints the plan, touches nothing, writes no log" \
-	'[ $rc = 0 ] && grepq "would run 10 cycles with pm_async=1 and 10 with pm_async=0" &&
+	'[ $rc = 0 ] && grepq "would run 10 cycles with pm_async=1 (up to 30 until 3 fail) and 10 with" &&
 		[ "$(snapshot "$F")" = "$before" ] && [ ! -e "$T/bis-dry" ] && [ ! -e "$F/seen" ]'
 for a in "--bisect --mark-sync ts:--bisect chooses the marks" \
 	"--bisect --variants sync,async:--bisect chooses the marks" \
