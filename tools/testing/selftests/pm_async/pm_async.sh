@@ -1177,13 +1177,11 @@ EOF
 # 3f. short callbacks in place: an "async" device whose callback of a phase
 # took no time the last time runs in the PM task when the walk reaches it.
 
-# in_task_at_least N DEV...: at least N device phase callbacks of the DEVs
-# ran in the PM task.
-in_task_at_least()
+# in_task DEV...: print how many device phase callbacks of the DEVs ran in
+# the PM task.
+in_task()
 {
-	want=$1
-	shift
-	awk -v want="$want" -v devs="$*" -v phases="$DEV_PHASES" '
+	awk -v devs="$*" -v phases="$DEV_PHASES" '
 	BEGIN {
 		n = split(devs, d, " ")
 		for (i = 1; i <= n; i++) is[d[i]] = 1
@@ -1191,13 +1189,7 @@ in_task_at_least()
 		for (i = 1; i <= n; i++) ph[p[i]] = 1
 	}
 	is[$1] && ph[$2] && $6 == "task" { got++ }
-	END {
-		if (got + 0 >= want)
-			exit 0
-		printf "# %d callbacks of %s ran in the PM task, expected %d or more\n",
-			got, devs, want
-		exit 1
-	}' "$TMP/report"
+	END { print got + 0 }' "$TMP/report"
 }
 
 NR_IN_PLACE=2
@@ -1205,12 +1197,16 @@ test_in_place()
 {
 	# z, z.a, z.b take no time: the first transition learns it, from the
 	# second on the PM task runs them (mainline 7.3 never does:
-	# PM_ASYNC_XFAIL=in_place).  A callback that a debug kernel or an
-	# interrupt stretches past the PM core's threshold runs in a worker
-	# next time, so at least 12 of their 18 callbacks must run in the PM
-	# task, in each transition.  sl sleeps 2 ms in every phase and stays
-	# in a worker; so does q, which takes no time but waits for z in
-	# every suspend (device_pm_wait_for_dev()).
+	# PM_ASYNC_XFAIL=in_place).  A callback that a debug kernel, an
+	# interrupt or a descheduled vCPU stretches past the PM core's
+	# threshold runs in a worker next time, and in resume its children
+	# follow it there; measured on the lockdep kernel under TCG, 2 to 18
+	# of their 18 callbacks per transition ran in the PM task (2 to 15
+	# with the host busy building a kernel).  So at least 9 of the 90 in
+	# transitions 2 to 6 must, where mainline runs none.  sl sleeps 2 ms
+	# in every phase and stays in a worker in every transition; so does
+	# q, which takes no time but waits for z in every suspend
+	# (device_pm_wait_for_dev()).
 	cat >"$TMP/in.topo" <<EOF
 z
 z.a parent=z
@@ -1223,12 +1219,18 @@ EOF
 	if load "$TMP/in.topo" && good_cycle freeze &&
 	   check_report "$SUSPEND_ALL" "" && check_state; then
 		err=0
-		for n in 2 3; do
+		got=0
+		for n in 2 3 4 5 6; do
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-				check_state && in_task_at_least 12 z z.a z.b &&
-				all_in sl worker && all_in q worker ||
+				check_state && all_in sl worker && all_in q worker ||
 				{ err=1; break; }
+			got=$((got + $(in_task z z.a z.b)))
 		done
+		if [ $err = 0 ] && [ $got -lt 9 ]; then
+			ktap_print_msg "$got of the 90 callbacks of z z.a z.b in" \
+				"transitions 2 to 6 ran in the PM task, expected 9 or more"
+			err=1
+		fi
 	fi
 	fix_result in_place $err "in place: devices whose callbacks took no time"\
 " run in the PM task from their second transition on; slow ones and"\
