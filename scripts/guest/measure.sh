@@ -14,7 +14,7 @@
 #    means, the lower bound and the critical path per variant;
 #  - the slow devices' callback times parsed from the last cycle's log
 #    (pm-async-advise --profile) contain the lab report's of that cycle
-#    (within 5 ms or 5 %), which roughly match the profile's times;
+#    (within 10 ms or 10 %), which roughly match the profile's times;
 #  - the marks took effect (i8042 sync in the async cycles, in a worker in
 #    the marked ones); the means respect lower bounds from the profile;
 #  - every knob is back after the run;
@@ -166,9 +166,10 @@ devices_ok()
 				if (l == "" || p == "") exit 1
 				# pm_print_times times the whole callback, the lab the
 				# part after its checks: parsed >= lab (1 us rounding),
-				# and close (a starved vCPU adds some ms)
+				# and close (a starved vCPU adds some ms: 5.4 ms seen
+				# once on the 73 ms suspend of serio1, real S3, TCG)
 				d = p - l
-				if (d < -2 || (d > 5000 && d > 0.05 * l)) exit 1
+				if (d < -2 || (d > 10000 && d > 0.1 * l)) exit 1
 				# roughly the configured time: no unit or device mix-up
 				# (loose: jiffies catch up after resume and msleep() may
 				# end early, a starved vCPU stretches sleeps)
@@ -177,7 +178,7 @@ devices_ok()
 		done
 	done
 }
-check "per-device times parsed from the last log contain the lab report's (within 5 ms or 5 %), which roughly match the profile, for sd0 hda i8042 serio0 serio1 eth0" \
+check "per-device times parsed from the last log contain the lab report's (within 10 ms or 10 %), which roughly match the profile, for sd0 hda i8042 serio0 serio1 eth0" \
 	devices_ok
 
 sync_list()
