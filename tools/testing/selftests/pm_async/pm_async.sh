@@ -1220,7 +1220,26 @@ early_cycles()
 	done
 }
 
-NR_CONTRACT=8
+# started_by DEV1 PHASE1 DEV2 PHASE2: DEV1's PHASE1 started before DEV2's
+# PHASE2 ended.
+started_by()
+{
+	awk -v a="$1 $2" -v b="$3 $4" '
+	$1 " " $2 == a { sa = $3; fa = 1 }
+	$1 " " $2 == b { eb = $4; fb = 1 }
+	END {
+		if (!fa || !fb) {
+			print "# no line for " (fa ? b : a)
+			exit 1
+		}
+		if (sa + 0 >= eb + 0) {
+			print "# " a " started at " sa ", not before " b " ended at " eb
+			exit 1
+		}
+	}' "$TMP/report"
+}
+
+NR_CONTRACT=10
 test_contract()
 {
 	set_pm_async 1
@@ -1242,18 +1261,20 @@ test_contract()
 	load "$TMP/in.topo" && contract_cycles 4 freeze && err=0
 	result $err "contract: a sync device's resume waits for a short async root"
 
-	# w (a leaf, started upfront) waits for x before the walk reaches x;
-	# x's child x.c waits for the sync s, which the walk reaches last.
-	# x must go to a worker when the walk gets to it: run by the walk
-	# itself, it would wait for x.c, which waits for the walk.
-	topo_from "s async=0 suspend=20000\nx\nx.c parent=x wait=suspend:s\nw wait=suspend:x\n"
+	# w (a leaf, started upfront) waits for x while the walk runs the
+	# sync s2, before it reaches x; x's child x.c waits for the sync s,
+	# which the walk reaches last.  x must go to a worker when the walk
+	# gets to it: run by the walk itself, it would wait for x.c, which
+	# waits for the walk.
+	topo_from "s async=0 suspend=20000\nx\nx.c parent=x wait=suspend:s\n"\
+"s2 async=0 suspend=20000\nw wait=suspend:x\n"
 	err=1
 	load "$TMP/in.topo" && contract_cycles 4 freeze && err=0
 	result $err "contract: a device waited for before the walk reaches it,"\
 " whose child waits for a sync device"
 
 	# w, the last device, is started while the suspend phase is still
-	# being set up (1000 devices to count before x's children) and waits
+	# being set up (3000 devices to count before x's children) and waits
 	# for x at once; x.a then fails, x.b ends after the failure and so
 	# starts nothing.  The waiter must not be left behind x: the
 	# transition fails with x.a's -EIO, every device comes back, the next
@@ -1262,7 +1283,7 @@ test_contract()
 		printf 'x\nx.a parent=x suspend=1000 fail=suspend\n'
 		printf 'x.b parent=x suspend=50000\n'
 		i=0
-		while [ $i -lt 1000 ]; do
+		while [ $i -lt 3000 ]; do
 			i=$((i + 1))
 			echo "f$i"
 		done
@@ -1328,6 +1349,62 @@ test_contract()
 	load "$TMP/in.topo" && early_cycles 4 r.c.g resume s1 s2 s3 && err=0
 	result $err "contract: a slow grandchild of a short root starts its"\
 " resume upfront"
+
+	# p's child c1 supplies the slow k, so it waits for k; 150 ms into
+	# the transition, while the walk runs the sync devices, c1 is
+	# removed.  p must start then (its other child is done), not at the
+	# end of the phase, after the last sync device.
+	topo_from "p\nc1 parent=p\nc2 parent=p\nk suppliers=c1 suspend=300000\n"\
+"s1 async=0 suspend=100000\ns2 async=0 suspend=100000\n"\
+"s3 async=0 suspend=100000\n"
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo" && echo "150000 c1" >$LAB/churn; then
+		err=0
+		if good_cycle freeze; then
+			# c1 has left the topology, the report and the state.
+			cat $LAB/topology >"$TMP/topo"
+			grep -v '^c1 ' "$TMP/state.base" >"$TMP/state.c1"
+			mv "$TMP/state.c1" "$TMP/state.base"
+			check_report "$SUSPEND_ALL" "" && check_state || err=1
+			# "done DELAY c1 DEL_START_NS DEL_END_NS": the removal
+			# came after c2's suspend, before k's had ended.
+			set -- $(cat $LAB/churn)
+			if [ "$1" != done ]; then
+				ktap_print_msg "churn: $*"
+				err=1
+			else
+				awk -v cs="$4" '
+				$1 == "c2" && $2 == "suspend" { e2 = $4 }
+				$1 == "k" && $2 == "suspend" { ek = $4 }
+				END { exit !(e2 != "" && ek != "" && e2 + 0 < cs + 0 && cs + 0 < ek + 0) }' \
+					"$TMP/report" || WINDOW=1
+			fi
+			started_by p suspend s1 suspend || err=1
+		else
+			err=1
+		fi
+		echo none >$LAB/churn
+	fi
+	fix_result none $err "contract: a child removed during suspend starts"\
+" its parent"
+
+	# k consumes p and suspends slowly; 150 ms into the transition its
+	# link to p is deleted.  p must start before the unrelated slow z is
+	# done (mainline starts p when the walk reaches it, after the sync
+	# devices), not when the phase ends.
+	topo_from "p\nk suppliers=p suspend=300000\nz suspend=1000000\n"\
+"s1 async=0 suspend=150000\ns2 async=0 suspend=150000\n"\
+"s3 async=0 suspend=150000\n"
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo"; then
+		err=0
+		churn_cycle "150000 k unlink=p" k prepare k suspend &&
+			started_by p suspend z suspend || err=1
+	fi
+	fix_result none $err "contract: a link deleted during suspend starts"\
+" its supplier"
 }
 
 # ---------------------------------------------------------------------------
