@@ -80,6 +80,9 @@
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
+/* pm_async_enabled, the pm_async sysfs attribute (kernel/power/main.c). */
+#include "../power/power.h"
+
 #define PAT_NAME_MAX		31
 #define PAT_HASH_BITS		12
 #define PAT_MAX_VIOLATIONS	64
@@ -92,6 +95,12 @@
 #define PAT_WRITE_MAX		SZ_16M
 /* Most device_pm_wait_for_dev() calls (``wait=``) of one device. */
 #define PAT_MAX_WAITS		4
+/* Latest transition a wait may start from (``wait=...+FROM``). */
+#define PAT_MAX_FROM		1000000U
+/* A per-callback time (``freeze=`` and the like) that was not given. */
+#define PAT_US_UNSET		U32_MAX
+/* Chunk of a busy-waited callback time (``busy=1``), in microseconds. */
+#define PAT_BUSY_CHUNK_US	1000U
 
 /* The dev_pm_ops callbacks in report order (the order of the interface). */
 enum pat_cb {
@@ -135,6 +144,12 @@ enum pat_time {
 	PAT_T_RESUME_NOIRQ,
 	PAT_NR_TIMES
 };
+
+/*
+ * Per-callback times of the hibernation callbacks (``freeze=`` to
+ * ``restore=``), indexed by callback index - PAT_CB_FREEZE.
+ */
+#define PAT_NR_EV_TIMES		(PAT_CB_RESTORE - PAT_CB_FREEZE + 1)
 
 /*
  * Device state word: the level the device went down to (0 active, 1
@@ -203,6 +218,8 @@ enum pat_key {
 	PAT_KEY_MAY_SKIP_RESUME,
 	PAT_KEY_JITTER,
 	PAT_KEY_HIDDEN,
+	PAT_KEY_EV_TIME0,
+	PAT_KEY_BUSY = PAT_KEY_EV_TIME0 + PAT_NR_EV_TIMES,
 	PAT_NR_KEYS
 };
 
@@ -227,6 +244,19 @@ static const char * const pat_keys[PAT_NR_KEYS] = {
 	[PAT_KEY_MAY_SKIP_RESUME]		= "may_skip_resume",
 	[PAT_KEY_JITTER]			= "jitter",
 	[PAT_KEY_HIDDEN]			= "hidden",
+	[PAT_KEY_EV_TIME0 + 0]			= "freeze",
+	[PAT_KEY_EV_TIME0 + 1]			= "freeze_late",
+	[PAT_KEY_EV_TIME0 + 2]			= "freeze_noirq",
+	[PAT_KEY_EV_TIME0 + 3]			= "thaw_noirq",
+	[PAT_KEY_EV_TIME0 + 4]			= "thaw_early",
+	[PAT_KEY_EV_TIME0 + 5]			= "thaw",
+	[PAT_KEY_EV_TIME0 + 6]			= "poweroff",
+	[PAT_KEY_EV_TIME0 + 7]			= "poweroff_late",
+	[PAT_KEY_EV_TIME0 + 8]			= "poweroff_noirq",
+	[PAT_KEY_EV_TIME0 + 9]			= "restore_noirq",
+	[PAT_KEY_EV_TIME0 + 10]			= "restore_early",
+	[PAT_KEY_EV_TIME0 + 11]			= "restore",
+	[PAT_KEY_BUSY]				= "busy",
 };
 
 /* The kinds of device link the topology creates. */
@@ -241,10 +271,16 @@ enum pat_link_kind {
  * @cb: Callback (&enum pat_cb) that calls it; a suspend or resume callback
  *	also stands for its hibernation forms, as for ``fail=``.
  * @target: Device waited for, NULL once churn removed it.
+ * @from: The wait is only made from the @from-th system transition after
+ *	the device was created on (``+FROM``, default 1: from the first).
+ * @percent: Chance in percent, drawn anew for every callback, that the
+ *	wait is made (``@PERCENT``, default 100).
  */
 struct pat_wait {
 	int cb;
 	struct pat_dev *target;
+	u32 from;
+	u32 percent;
 };
 
 /**
@@ -305,6 +341,9 @@ struct pat_rec {
  * @suppliers: Links with this device as consumer (&pat_link.c_node).
  * @consumers: Links with this device as supplier (&pat_link.s_node).
  * @time_us: Callback times in microseconds, indexed by &enum pat_time.
+ * @ev_us: Times of the hibernation callbacks (``freeze=`` to ``restore=``),
+ *	indexed by callback index - PAT_CB_FREEZE, PAT_US_UNSET where the
+ *	callback takes the time of its level from @time_us.
  * @fail: Armed one-shot failure: callback index + 1, 0 if none.  Written
  *	under &pat_lock outside transitions, read and cleared by the device's
  *	own callbacks.
@@ -315,6 +354,13 @@ struct pat_rec {
  * @sync: The device's async flag was clear when the transition started, so
  *	the PM core must run its callbacks in the PM task.  Set by the PM
  *	notifier before the transition's first callback.
+ * @async: The device's async flag was set and pm_async was enabled when the
+ *	transition started, so the PM core must run its suspend-side and
+ *	resume-side callbacks outside the PM task.  Set by the PM notifier, as
+ *	@sync.
+ * @busy: The callback times are busy-waited instead of slept (``busy=1``).
+ * @nr_transitions: System transitions begun since the device was created,
+ *	this one included (at most PAT_MAX_FROM).  Counted by the PM notifier.
  * @bind: A driver is bound to the device (``driver=``).
  * @direct_complete: Runtime PM enabled and suspended, prepare returns 1
  *	(``direct_complete=1``): the PM core may skip every other callback.
@@ -351,10 +397,14 @@ struct pat_dev {
 	struct list_head suppliers;
 	struct list_head consumers;
 	u32 time_us[PAT_NR_TIMES];
+	u32 ev_us[PAT_NR_EV_TIMES];
 	int fail;
 	u32 state;
 	atomic_t running;
 	bool sync;
+	bool async;
+	bool busy;
+	u32 nr_transitions;
 	bool gone;
 	bool moved;
 	bool bind;
@@ -418,6 +468,7 @@ struct pat_violation {
  * @nr_suppliers: Number of names in @suppliers.
  * @line: Line number in the write, from 1.
  * @time_us: Callback times, indexed by &enum pat_time.
+ * @ev_us: Hibernation callback times, as &pat_dev.ev_us.
  * @fail: Armed failure, as &pat_dev.fail.
  * @async: Initial async flag.
  * @no_pm: The device takes no part in system sleep (``pm=0``).
@@ -436,6 +487,7 @@ struct pat_violation {
  * @smart_suspend: As &pat_dev.smart_suspend.
  * @may_skip_resume: As &pat_dev.may_skip_resume.
  * @jitter_us: As &pat_dev.jitter_us.
+ * @busy: As &pat_dev.busy.
  */
 struct pat_entry {
 	struct hlist_node hnode;
@@ -445,6 +497,7 @@ struct pat_entry {
 	unsigned int nr_suppliers;
 	unsigned int line;
 	u32 time_us[PAT_NR_TIMES];
+	u32 ev_us[PAT_NR_EV_TIMES];
 	int fail;
 	bool async;
 	bool no_pm;
@@ -462,6 +515,7 @@ struct pat_entry {
 	bool smart_suspend;
 	bool may_skip_resume;
 	u32 jitter_us;
+	bool busy;
 };
 
 /* Serialises the control files and the PM notifier. */
@@ -680,7 +734,9 @@ static void pat_check_barrier(struct pat_dev *pd, enum pat_cb cb)
 
 /*
  * Prepare and complete always run in the PM task, and so does every
- * callback of a device whose async flag is clear.
+ * callback of a device whose async flag is clear.  The suspend-side and
+ * resume-side callbacks of a device that was async (with pm_async enabled)
+ * when the transition started never do.
  */
 static void pat_check_task(struct pat_dev *pd, enum pat_cb cb)
 {
@@ -689,6 +745,9 @@ static void pat_check_task(struct pat_dev *pd, enum pat_cb cb)
 	if ((pd->sync || !desc->level) && current != READ_ONCE(pat_pm_task))
 		pat_violation("%s %s: sync callback runs outside the PM task (in %s)",
 			      pd->name, desc->name, current->comm);
+	if (pd->async && desc->level && current == READ_ONCE(pat_pm_task))
+		pat_violation("%s %s: async callback runs in the PM task",
+			      pd->name, desc->name);
 }
 
 /* Does an armed failure (callback index @armed) apply to callback @cb? */
@@ -729,11 +788,14 @@ static bool pat_wait_matches(int armed, enum pat_cb cb)
  * side for a device created after @pd, on the resume side for one created
  * before.  A wait against the list gives no order (the PM core may not
  * have re-armed the completion of that device yet) and with pm_async=0
- * never returns.  Prepare and complete have no such order.
+ * never returns.  Prepare and complete have no such order.  A wait with
+ * ``+FROM`` is not made before the FROM-th transition of @pd, one with
+ * ``@PERCENT`` only with that chance.
  */
 static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 {
 	const struct pat_cb_desc *desc = &pat_cbs[cb];
+	const struct pat_wait *w;
 	struct pat_dev *t;
 	unsigned int i;
 	bool in_order;
@@ -741,8 +803,14 @@ static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 	u32 st;
 
 	for (i = 0; i < pd->nr_waits; i++) {
-		t = pd->waits[i].target;
-		if (!t || !pat_wait_matches(pd->waits[i].cb, cb))
+		w = &pd->waits[i];
+		t = w->target;
+		if (!t || !pat_wait_matches(w->cb, cb))
+			continue;
+		/* Not before the FROM-th transition, and only by chance. */
+		if (pd->nr_transitions < w->from)
+			continue;
+		if (w->percent < 100 && get_random_u32_below(100) >= w->percent)
 			continue;
 		ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
 		/* Does the wait go with the PM core's list? */
@@ -779,6 +847,44 @@ static void pat_delay(u32 us)
 }
 
 /*
+ * Busy-wait @us microseconds without sleeping or rescheduling, as mdelay(),
+ * an ACPI Stall() or a driver's polling loop does: udelay() and mdelay()
+ * in chunks, with cpu_relax() between them.
+ */
+static void pat_busy_wait(u32 us)
+{
+	while (us >= PAT_BUSY_CHUNK_US) {
+		mdelay(PAT_BUSY_CHUNK_US / 1000);
+		us -= PAT_BUSY_CHUNK_US;
+		cpu_relax();
+	}
+	if (us)
+		udelay(us);
+}
+
+/* Take @us microseconds of @pd's callback: sleep, or busy-wait (busy=1). */
+static void pat_dev_delay(const struct pat_dev *pd, u32 us)
+{
+	if (pd->busy)
+		pat_busy_wait(us);
+	else
+		pat_delay(us);
+}
+
+/*
+ * The configured time of @pd's callback @cb: its own (``freeze=`` and the
+ * like) if given, otherwise the time of its level (``suspend=`` for
+ * freeze and poweroff, and so on).
+ */
+static u32 pat_cb_time(const struct pat_dev *pd, enum pat_cb cb)
+{
+	if (cb >= PAT_CB_FREEZE &&
+	    pd->ev_us[cb - PAT_CB_FREEZE] != PAT_US_UNSET)
+		return pd->ev_us[cb - PAT_CB_FREEZE];
+	return pd->time_us[pat_time_index(&pat_cbs[cb])];
+}
+
+/*
  * The hidden dependency of @pd's callback @cb (``hidden=``), at the end of
  * the callback: on the suspend side the hidden supplier must not have
  * finished this level yet, on the resume side it must have come back from
@@ -805,7 +911,7 @@ static int pat_hidden_check(struct pat_dev *pd, enum pat_cb cb)
 	if (h->percent < 100 && get_random_u32_below(100) >= h->percent)
 		return 0;
 	if (!h->err) {
-		pat_delay(h->slow_us);
+		pat_dev_delay(pd, h->slow_us);
 		return 0;
 	}
 	dev_err(&pd->dev, "%s: command failed: %d\n", desc->name, h->err);
@@ -861,9 +967,9 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 	start = ktime_get();
 	pat_do_waits(pd, cb);
 	if (desc->level)
-		pat_delay(pd->time_us[pat_time_index(desc)] +
-			  (pd->jitter_us ?
-			   get_random_u32_below(pd->jitter_us + 1) : 0));
+		pat_dev_delay(pd, pat_cb_time(pd, cb) +
+			      (pd->jitter_us ?
+			       get_random_u32_below(pd->jitter_us + 1) : 0));
 
 	ret2 = pat_hidden_check(pd, cb);
 	if (ret2) {
@@ -1187,6 +1293,8 @@ static struct pat_dev *pat_alloc(const struct pat_entry *e,
 	INIT_LIST_HEAD(&pd->suppliers);
 	INIT_LIST_HEAD(&pd->consumers);
 	memcpy(pd->time_us, e->time_us, sizeof(pd->time_us));
+	memcpy(pd->ev_us, e->ev_us, sizeof(pd->ev_us));
+	pd->busy = e->busy;
 	pd->fail = e->fail;
 	pd->bind = e->bind;
 	pd->direct_complete = e->direct_complete;
@@ -1396,11 +1504,49 @@ static int pat_parse_cb(const char *name)
 }
 
 /*
- * Parse "PHASE:NAME[,PHASE:NAME...]" of wait= into @e.  The names are
- * checked once the whole write is parsed: they may name later devices.
+ * Parse the "[+FROM][@PERCENT[%]]" ending of a wait= entry, in place, into
+ * @w.  Return 0 or -EINVAL after logging why.
+ */
+static int pat_parse_wait_opts(const struct pat_entry *e, char *name,
+			       struct pat_wait *w)
+{
+	char *from, *pct;
+	size_t len;
+
+	w->from = 1;
+	w->percent = 100;
+	pct = strrchr(name, '@');
+	if (pct) {
+		*pct++ = '\0';
+		len = strlen(pct);
+		if (len && pct[len - 1] == '%')
+			pct[len - 1] = '\0';
+		if (kstrtouint(pct, 10, &w->percent) || w->percent > 100) {
+			pr_err("line %u: bad chance @%.40s in wait= (0 to 100)\n",
+			       e->line, pct);
+			return -EINVAL;
+		}
+	}
+	from = strrchr(name, '+');
+	if (from) {
+		*from++ = '\0';
+		if (kstrtouint(from, 10, &w->from) || !w->from ||
+		    w->from > PAT_MAX_FROM) {
+			pr_err("line %u: bad transition +%.40s in wait= (1 to %u)\n",
+			       e->line, from, PAT_MAX_FROM);
+			return -EINVAL;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Parse "PHASE:NAME[+FROM][@PERCENT][,...]" of wait= into @e.  The names
+ * are checked once the whole write is parsed: they may name later devices.
  */
 static int pat_parse_waits(struct pat_entry *e, char *val)
 {
+	struct pat_wait w;
 	char *s, *name;
 	unsigned int i;
 	int cb;
@@ -1413,6 +1559,8 @@ static int pat_parse_waits(struct pat_entry *e, char *val)
 			return -EINVAL;
 		}
 		*name++ = '\0';
+		if (pat_parse_wait_opts(e, name, &w))
+			return -EINVAL;
 		cb = pat_parse_cb(s);
 		if (cb < 0) {
 			pr_err("line %u: unknown phase '%.40s' in wait=\n",
@@ -1441,7 +1589,9 @@ static int pat_parse_waits(struct pat_entry *e, char *val)
 			       PAT_MAX_WAITS);
 			return -EINVAL;
 		}
-		e->waits[e->nr_waits].cb = cb;
+		w.cb = cb;
+		w.target = NULL;
+		e->waits[e->nr_waits] = w;
 		e->wait_names[e->nr_waits++] = name;
 	}
 	return 0;
@@ -1532,6 +1682,18 @@ static int pat_parse_bool(const struct pat_entry *e, int key, const char *val,
 	return 0;
 }
 
+/* Set @e to the defaults of a topology line (and of a churn device). */
+static void pat_entry_init(struct pat_entry *e)
+{
+	unsigned int i;
+
+	memset(e, 0, sizeof(*e));
+	e->async = true;
+	e->bind = bind_driver;
+	for (i = 0; i < PAT_NR_EV_TIMES; i++)
+		e->ev_us[i] = PAT_US_UNSET;
+}
+
 /*
  * Parse one line into @e and check it against the devices and the earlier
  * lines of the write.  Return 1 for a device line, 0 for a blank or
@@ -1539,11 +1701,12 @@ static int pat_parse_bool(const struct pat_entry *e, int key, const char *val,
  */
 static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 {
-	unsigned long seen = 0;
+	DECLARE_BITMAP(seen, PAT_NR_KEYS);
 	char *tok, *val;
 	unsigned int v;
 	int key, fail;
 
+	bitmap_zero(seen, PAT_NR_KEYS);
 	val = strchr(line, '#');
 	if (val)
 		*val = '\0';
@@ -1551,10 +1714,8 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 	if (!tok)
 		return 0;
 
-	memset(e, 0, sizeof(*e));
+	pat_entry_init(e);
 	e->line = lineno;
-	e->async = true;
-	e->bind = bind_driver;
 	if (!pat_valid_name(tok)) {
 		pr_err("line %u: invalid name '%.40s': 1 to %d characters of [A-Za-z0-9_.:-]\n",
 		       lineno, tok, PAT_NAME_MAX);
@@ -1579,7 +1740,7 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 			pr_err("line %u: unknown key '%.40s'\n", lineno, tok);
 			return -EINVAL;
 		}
-		if (__test_and_set_bit(key, &seen)) {
+		if (__test_and_set_bit(key, seen)) {
 			pr_err("line %u: key '%s' given twice\n", lineno, tok);
 			return -EINVAL;
 		}
@@ -1661,6 +1822,18 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 			}
 			e->jitter_us = v;
 			break;
+		case PAT_KEY_BUSY:
+			if (pat_parse_bool(e, key, val, &e->busy))
+				return -EINVAL;
+			break;
+		case PAT_KEY_EV_TIME0 ... PAT_KEY_EV_TIME0 + PAT_NR_EV_TIMES - 1:
+			if (kstrtouint(val, 10, &v) || v > PAT_MAX_US) {
+				pr_err("line %u: bad number %s=%.40s (0 to %u us)\n",
+				       lineno, tok, val, PAT_MAX_US);
+				return -EINVAL;
+			}
+			e->ev_us[key - PAT_KEY_EV_TIME0] = v;
+			break;
 		case PAT_KEY_FAIL:
 			fail = pat_parse_fail(val);
 			if (fail < 0) {
@@ -1687,7 +1860,7 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 		 * core relies on that: it would run their callbacks when an
 		 * async child starts them.
 		 */
-		if (test_bit(PAT_KEY_ASYNC, &seen) && e->async) {
+		if (test_bit(PAT_KEY_ASYNC, seen) && e->async) {
 			pr_err("line %u: async=1 with pm=0\n", lineno);
 			return -EINVAL;
 		}
@@ -1787,7 +1960,7 @@ static int pat_load(char *buf)
 		pd = pat_find(entries[i].name);
 		pd->nr_waits = entries[i].nr_waits;
 		for (j = 0; j < pd->nr_waits; j++) {
-			pd->waits[j].cb = entries[i].waits[j].cb;
+			pd->waits[j] = entries[i].waits[j];
 			pd->waits[j].target = pat_find(entries[i].wait_names[j]);
 		}
 		if (entries[i].hidden_name) {
@@ -1946,6 +2119,10 @@ static int pat_topology_show(struct seq_file *m, void *v)
 		seq_printf(m, "%s%s:%s", sep == '=' ? " wait=" : ",",
 			   pat_cbs[pd->waits[i].cb].name,
 			   pd->waits[i].target->name);
+		if (pd->waits[i].from > 1)
+			seq_printf(m, "+%u", pd->waits[i].from);
+		if (pd->waits[i].percent < 100)
+			seq_printf(m, "@%u", pd->waits[i].percent);
 		sep = ',';
 	}
 	if (pd->direct_complete)
@@ -1966,6 +2143,12 @@ static int pat_topology_show(struct seq_file *m, void *v)
 		if (pd->hidden.percent < 100)
 			seq_printf(m, "@%u", pd->hidden.percent);
 	}
+	for (i = 0; i < PAT_NR_EV_TIMES; i++)
+		if (pd->ev_us[i] != PAT_US_UNSET)
+			seq_printf(m, " %s=%u", pat_keys[PAT_KEY_EV_TIME0 + i],
+				   pd->ev_us[i]);
+	if (pd->busy)
+		seq_puts(m, " busy=1");
 	seq_putc(m, '\n');
 	return 0;
 }
@@ -2163,6 +2346,8 @@ static const struct file_operations pat_fail_fops = {
  * @otherpd: The device named by @other, resolved when the transition
  *	starts.
  * @lk: The link to add (allocated, not yet added) or to delete.
+ * @order: The order of ``move=P:ORDER``, an index into pat_move_orders[]
+ *	(0: DPM_ORDER_NONE, plain ``move=P``).
  *
  * Protected by &pat_lock, except that the churn thread owns @victim,
  * @newpd, @lk and the times from its start until kthread_stop() returns.
@@ -2175,6 +2360,7 @@ struct pat_churn {
 	char parent[PAT_NAME_MAX + 1];
 	u8 op;
 	char other[PAT_NAME_MAX + 1];
+	u8 order;
 	struct pat_dev *otherpd;
 	struct pat_link *lk;
 	struct task_struct *task;
@@ -2203,6 +2389,16 @@ static const char * const pat_churn_ops[] = {
 	[PAT_CHURN_UNLINK]	= "unlink",
 };
 
+/* The device_move() orders of move=P[:ORDER], by &pat_churn.order. */
+static const char * const pat_move_order_names[] = {
+	"", "after", "before", "last",
+};
+
+static const enum dpm_order pat_move_orders[] = {
+	DPM_ORDER_NONE, DPM_ORDER_DEV_AFTER_PARENT, DPM_ORDER_PARENT_BEFORE_DEV,
+	DPM_ORDER_DEV_LAST,
+};
+
 static struct pat_churn pat_churn;
 
 /*
@@ -2219,7 +2415,7 @@ static void pat_churn_change(struct pat_churn *c, struct pat_dev *pd)
 		/* The mark is visible before the PM core can see the move. */
 		smp_mb();
 		c->add_result = device_move(&pd->dev, &c->otherpd->dev,
-					    DPM_ORDER_NONE);
+					    pat_move_orders[c->order]);
 		break;
 	case PAT_CHURN_LINK:
 		c->lk->link = device_link_add(&pd->dev, &c->otherpd->dev,
@@ -2377,14 +2573,15 @@ static void pat_churn_start(void)
 {
 	struct pat_churn *c = &pat_churn;
 	struct pat_dev *victim, *parent;
-	struct pat_entry e = { .async = true, .bind = bind_driver };
 	struct task_struct *t;
+	struct pat_entry e;
 	int ret;
 
 	lockdep_assert_held(&pat_lock);
 
 	if (!c->armed)
 		return;
+	pat_entry_init(&e);
 	c->armed = false;
 	c->ran = true;
 	c->del_start = 0;
@@ -2557,6 +2754,8 @@ static int pat_churn_show(struct seq_file *m, void *v)
 		seq_printf(m, "armed %u %s", c->delay_us, c->name);
 		if (c->op != PAT_CHURN_DEL)
 			seq_printf(m, " %s=%s", pat_churn_ops[c->op], c->other);
+		if (c->order)
+			seq_printf(m, ":%s", pat_move_order_names[c->order]);
 		if (c->newname[0])
 			seq_printf(m, " %s", c->newname);
 		if (c->parent[0])
@@ -2566,9 +2765,12 @@ static int pat_churn_show(struct seq_file *m, void *v)
 		seq_printf(m, "skipped %u %s %d\n", c->delay_us, c->name,
 			   c->error);
 	} else if (c->ran && c->op != PAT_CHURN_DEL) {
-		seq_printf(m, "done %u %s %s=%s %lld %lld %d\n", c->delay_us,
-			   c->name, pat_churn_ops[c->op], c->other, c->del_start,
-			   c->del_end, c->add_result);
+		seq_printf(m, "done %u %s %s=%s", c->delay_us, c->name,
+			   pat_churn_ops[c->op], c->other);
+		if (c->order)
+			seq_printf(m, ":%s", pat_move_order_names[c->order]);
+		seq_printf(m, " %lld %lld %d\n", c->del_start, c->del_end,
+			   c->add_result);
 	} else if (c->ran) {
 		seq_printf(m, "done %u %s %lld %lld", c->delay_us, c->name,
 			   c->del_start, c->del_end);
@@ -2588,15 +2790,16 @@ static int pat_churn_open(struct inode *inode, struct file *file)
 
 /*
  * Parse "DELAY_US NAME [NEWNAME [parent=P]]", "DELAY_US NAME OP=OTHER" (OP
- * move, link or unlink) or "none" into pat_churn.
+ * move, link or unlink; move=P may end in :after, :before or :last) or
+ * "none" into pat_churn.
  */
 static int pat_churn_parse(char *s)
 {
 	struct pat_churn *c = &pat_churn;
-	char *tok[4], *p, *other;
+	char *tok[4], *p, *other, *sfx;
 	unsigned int n = 0;
+	int op, order = 0;
 	u32 delay;
-	int op;
 
 	while (n < ARRAY_SIZE(tok) && (tok[n] = pat_next_token(&s)))
 		n++;
@@ -2616,6 +2819,16 @@ static int pat_churn_parse(char *s)
 		*other++ = '\0';
 		op = match_string(pat_churn_ops, ARRAY_SIZE(pat_churn_ops),
 				  tok[2]);
+		/* A trailing :after, :before or :last is the order. */
+		sfx = op == PAT_CHURN_MOVE ? strrchr(other, ':') : NULL;
+		if (sfx)
+			order = match_string(pat_move_order_names,
+					     ARRAY_SIZE(pat_move_order_names),
+					     sfx + 1);
+		if (order > 0)
+			*sfx = '\0';
+		else
+			order = 0;
 		if (op <= PAT_CHURN_DEL || !pat_valid_name(other))
 			return -EINVAL;
 		n = 2;
@@ -2633,6 +2846,7 @@ static int pat_churn_parse(char *s)
 	strscpy(c->name, tok[1]);
 	strscpy(c->newname, n >= 3 ? tok[2] : "");
 	c->op = op;
+	c->order = order;
 	strscpy(c->other, other);
 	strscpy(c->parent, p ? p : "");
 	c->armed = true;
@@ -2659,7 +2873,7 @@ static ssize_t pat_churn_write(struct file *file, const char __user *ubuf,
 	}
 	ret = pat_churn_parse(buf);
 	if (ret) {
-		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]', 'DELAY_US NAME move|link|unlink=NAME' or 'none'\n");
+		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]', 'DELAY_US NAME move=NAME[:after|:before|:last]', 'DELAY_US NAME link|unlink=NAME' or 'none'\n");
 		goto unlock;
 	}
 	/* Refuse now what would be skipped at the transition. */
@@ -2938,6 +3152,15 @@ static void pat_transition_begin(void)
 		 * user space is frozen before the first device callback.
 		 */
 		pat_devs[i]->sync = !pat_devs[i]->dev.power.async_suspend;
+		/*
+		 * is_async() of the PM core, which also says no while
+		 * pm_trace is enabled; that case is ignored, the lab does
+		 * not run with CONFIG_PM_TRACE.
+		 */
+		pat_devs[i]->async = pat_devs[i]->dev.power.async_suspend &&
+				     READ_ONCE(pm_async_enabled);
+		if (pat_devs[i]->nr_transitions < PAT_MAX_FROM)
+			pat_devs[i]->nr_transitions++;
 	}
 	/*
 	 * Probing is blocked during the transition, so a managed link stays
