@@ -17,7 +17,7 @@ export CMD
 
 .PHONY: help deps tree export kernel base-kernel bench-kernels kernels \
 	initramfs run tools check demo bench series series-check clean distclean \
-	faults fuzz churn soak hazards check-kcsan check-kasan
+	faults fuzz churn soak hazards diff check-kcsan check-kasan
 
 help:
 	@echo "make demo          build, boot, run the laptop profile on stock and pm-async, print the table"
@@ -28,6 +28,7 @@ help:
 	@echo "make churn         devices removed/added during transitions, async flags flipped (CHURN_ROUNDS=)"
 	@echo "make soak          SOAK_CYCLES=1000 cycles of phone: no violation, hang, slab growth or leak"
 	@echo "make hazards       random real-driver topologies (waits, link kinds, skips), stock then patched (HAZ_SEEDS=1-200)"
+	@echo "make diff          stock vs patched on the same random topologies and transitions: hangs, violations, outcomes, 1.10x time rule (DIFF_SEEDS=1-300)"
 	@echo "make check-kcsan   kselftest, KUnit and reliability set on a KCSAN kernel (check-kasan: KASAN)"
 	@echo "make deps          install the Debian packages that are missing"
 	@echo "make tree          build/patched/src and build/stock/src from Debian's source + patches/ + overlay"
@@ -75,7 +76,7 @@ tools:
 check: deps
 	@$(S)/check.sh
 
-faults fuzz churn soak hazards: deps
+faults fuzz churn soak hazards diff: deps
 	@$(S)/campaign.sh $@
 
 check-kcsan check-kasan: deps

@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# campaign.sh faults|fuzz|churn|soak|hazards: the reliability campaigns
-# (issues 6 and 14).  Builds the kernels it needs, boots them in QEMU with
-# the guest scripts of scripts/guest (faults.sh, fuzz.sh, churn.sh,
-# soak.sh, hazards.sh), shows their
+# campaign.sh faults|fuzz|churn|soak|hazards|diff: the reliability
+# campaigns (issues 6 and 14) and the differential one against mainline.
+# Builds the kernels it needs, boots them in QEMU with the guest scripts of
+# scripts/guest (faults.sh, fuzz.sh, churn.sh, soak.sh, hazards.sh,
+# diff.sh), shows their
 # progress, and ends with a summary per kernel: cycles run, device phase
 # callbacks run (devices x phases exercised), fault points, faults
 # injected, violations, hangs, sanitizer reports and bad outcomes.  Exit
@@ -37,6 +38,23 @@
 #           90 here).  Rule: every seed that stock finishes, patched
 #           finishes, with no violation; a seed that fails or hangs prints
 #           its parameters and topology.
+#   diff    DIFF_KERNELS ("stock patched", one after the other unless
+#           CAMPAIGN_PARALLEL=1: the rule compares times), DIFF_SEEDS
+#           ("1-300"), DIFF_CYCLES (6 transitions per seed: suspend-to-idle
+#           and mem with pm_test=devices or platform, hibernation with
+#           pm_test, injected failures, pm_async=0 in some; the same plan on
+#           both kernels), DIFF_MAXDEV (120), DIFF_SCALE (callback times in
+#           percent, 10), DIFF_CHUNK (seeds per boot, 25), DIFF_CHURN
+#           (unlink, or none), DIFF_GEN_MODE (the generator's mode; default
+#           "diff", "hazards" while the generator refuses "diff"),
+#           DIFF_FLOOR_MS (5), DIFF_RATIO (1.10), RL_TIMEOUT (90).  The
+#           comparison is scripts/diff-compare.sh: every seed stock
+#           finishes, patched finishes; 0 violations and every outcome as
+#           expected on patched; per seed, patched's median device-phase
+#           time at most 1.10 x stock's unless both are under the floor.
+#           Stock's hangs and violations are counted, not failures; each
+#           exception prints the seed, NDEV, the plan and the topology
+#           (DIR/seed-S.topo).
 #   soak    SOAK_KERNELS ("patched"), SOAK_CYCLES (1000), SOAK_PROFILE
 #           (phone), SOAK_FLAVOUR (slab: the bench kernel with
 #           /proc/slabinfo, which tells the caches that grow with the
@@ -52,7 +70,7 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-camp=${1:?usage: campaign.sh faults|fuzz|churn|soak|hazards}
+camp=${1:?usage: campaign.sh faults|fuzz|churn|soak|hazards|diff}
 flavour=${CAMPAIGN_FLAVOUR:-test}
 case $camp in
 faults) kernels=${FAULT_KERNELS:-stock patched} ;;
@@ -64,7 +82,11 @@ hazards)
 	# A hang should not cost 5 minutes per seed.
 	RL_TIMEOUT=${RL_TIMEOUT:-90}
 	;;
-*) die "unknown campaign '$camp' (faults, fuzz, churn, soak, hazards)" ;;
+diff)
+	kernels=${DIFF_KERNELS:-stock patched}
+	RL_TIMEOUT=${RL_TIMEOUT:-90}
+	;;
+*) die "unknown campaign '$camp' (faults, fuzz, churn, soak, hazards, diff)" ;;
 esac
 out=${CAMPAIGN_OUT:-$TOP/out/campaign/$camp-$(date +%Y%m%d-%H%M%S)}
 tmo=${CAMPAIGN_TIMEOUT:-14400}
@@ -73,6 +95,7 @@ mkdir -p "$out"
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
 for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE HAZ_CHURN \
+	 DIFF_CYCLES DIFF_MAXDEV DIFF_SCALE DIFF_CHURN DIFF_GEN_MODE \
 	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done
@@ -155,10 +178,13 @@ run_kernel()
 	soak)
 		boot "$k" "$out/$k" "$genv sh /pma/soak.sh ${SOAK_CYCLES:-1000} ${SOAK_PROFILE:-phone}"
 		;;
-	fuzz|hazards)
+	fuzz|hazards|diff)
 		if [ $camp = fuzz ]; then
 			todo=$(expand_seeds "${FUZZ_SEEDS:-1-100}")
 			chunk=${FUZZ_CHUNK:-20}
+		elif [ $camp = diff ]; then
+			todo=$(expand_seeds "${DIFF_SEEDS:-1-300}")
+			chunk=${DIFF_CHUNK:-25}
 		else
 			todo=$(expand_seeds "${HAZ_SEEDS:-1-200}")
 			chunk=${HAZ_CHUNK:-25}
@@ -200,7 +226,8 @@ run_all()
 	# The kernels run side by side (CAMPAIGN_PARALLEL=1, the default):
 	# the guests spend most of their time in the lab's callback delays.
 	for k in $kernels; do
-		if [ "${CAMPAIGN_PARALLEL:-$([ $camp = hazards ] && echo 0 || echo 1)}" = 1 ]; then
+		# diff compares times: by default one kernel after the other.
+		if [ "${CAMPAIGN_PARALLEL:-$([ $camp = hazards ] || [ $camp = diff ] && echo 0 || echo 1)}" = 1 ]; then
 			run_kernel "$k" &
 			pids+=($!)
 		else
@@ -234,7 +261,10 @@ summary()
 		}')
 		printf '%-8s %8d %10d %7d %7d %6d %6d %6d (%d) %8d %5d %4d/%d%s\n' "$k" "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" $(( ${11} + ${12} )) \
 			"$([ "${13}" = 0 ] || echo " (${13} skipped)")"
-		[ "$5" = 0 ] && [ "$6" = 0 ] && [ "$7" = 0 ] && [ "$9" = 0 ] && [ "${10}" = 0 ] && [ "${12}" = 0 ] || status=1
+		# diff: the rules are diff-compare.sh's (stock's hangs and
+		# violations do not fail it), unless a kernel has no peer.
+		[ $camp = diff ] && [ -d "$out/stock-1" ] && [ -d "$out/patched-1" ] ||
+			{ [ "$5" = 0 ] && [ "$6" = 0 ] && [ "$7" = 0 ] && [ "$9" = 0 ] && [ "${10}" = 0 ] && [ "${12}" = 0 ]; } || status=1
 		grep -h '^not ok ' "$out/$k"*/results.log | sed "s/^not ok [0-9]* /  $k: not ok: /" | head -n 20
 		# Cases that did not test what they should (churn's mistimed
 		# removal) pass as skips: counted and named, not hidden in "ok".
@@ -270,6 +300,16 @@ summary()
 			status=1
 		else
 			echo "stock and patched: every one of the $(grep -c '	ok$' "$out/stock.res") seeds stock finishes, patched finishes ($(wc -l <"$out/patched.res") seeds run on patched)"
+		fi
+	fi
+	# diff: stock against patched, seed by seed.
+	if [ "$camp" = diff ]; then
+		if [ -d "$out/stock-1" ] && [ -d "$out/patched-1" ]; then
+			say "== diff: stock against patched"
+			DIFF_OUT=$out "$TOP/scripts/diff-compare.sh" "$out"/stock-*/results.log -- \
+				"$out"/patched-*/results.log || status=1
+		else
+			echo "diff: no comparison, it needs both kernels (ran: $kernels)"
 		fi
 	fi
 	echo "logs: $out"

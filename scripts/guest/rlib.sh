@@ -354,7 +354,8 @@ rl_leaves()
 # rl_topo SPEC DST: write the topology SPEC names to DST.  SPEC is a
 # profile name, a file, gen:SEED:NDEV (pm_async_gen) or haz:SEED:NDEV
 # (pm_async_gen with its hazard keys).  RL_SCALE (percent,
-# default 100) scales every callback time; 0 makes them all zero.
+# default 100) scales every callback time (the hibernation callbacks' own
+# times, freeze= to restore=, too); 0 makes them all zero.
 rl_topo()
 {
 	case $1 in
@@ -377,7 +378,7 @@ rl_topo()
 	/^[ \t]*#/ || NF == 0 { next }
 	{
 		for (i = 2; i <= NF; i++)
-			if ($i ~ /^(suspend|resume|suspend_late|resume_early|suspend_noirq|resume_noirq)=/) {
+			if ($i ~ /^(suspend|resume|freeze|thaw|poweroff|restore)(_late|_early|_noirq)?=/) {
 				split($i, kv, "=")
 				$i = kv[1] "=" int(kv[2] * pct / 100)
 			}

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..26"
+echo "1..34"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -189,17 +189,19 @@ ok $? "make run: CMD with quotes, \$VAR and \$(...) reaches qemu-run.sh unchange
 #                  replay's used to) and the guest hangs
 #   skip=S         stream S never starts
 #   warn=S         a WARNING is printed on the console during stream S
+# and FAKE_DIFF_DIR, where KERNEL.diff is the "diff" stream of KERNEL.
 # Otherwise every stream passes.  The "dmesg" stream (in-guest ring buffer
 # scan) passes: the early warning has scrolled out, as it would.
 fakeq=$T/fakebin/qemu-system-x86_64
 mkdir -p "$T/fakebin"
 cat >"$fakeq" <<'FAKE'
 #!/bin/bash
-con="" res="" initrd=""
+con="" res="" initrd="" kern=""
 while [ $# -gt 0 ]; do
 	case $1 in
 	-serial) if [ -z "$con" ]; then con=${2#file:}; else res=${2#file:}; fi; shift ;;
 	-initrd) initrd=$2; shift ;;
+	-kernel) kern=$2; shift ;;
 	esac
 	shift
 done
@@ -233,6 +235,10 @@ for s in "$@"; do
 	k 3 "PM: Device pat_x failed to suspend: error -5"
 	if [ "$s" = dmesg ]; then
 		printf '1..1\nok 1 kernel log has no warnings, lockdep reports or hung tasks\n' >>"$res"
+	elif [ "$s" = diff ] && [ -n "${FAKE_DIFF_DIR:-}" ]; then
+		# the diff stream of this kernel (build/KERNEL/obj-test/...)
+		k=${kern%/obj-*}
+		cat "$FAKE_DIFF_DIR/${k##*/}.diff" >>"$res"
 	else
 		printf '1..2\nok 1 %s: a\nok 2 %s: b\n' "$s" "$s" >>"$res"
 	fi
@@ -251,7 +257,7 @@ fake_check()
 
 	shift
 	mkdir -p "$F/scripts/tests" "$F/scripts/good" "$F/build/patched/obj-test/arch/x86/boot"
-	for f in check.sh common.sh tap-summary.sh kernel-log.sh guest-checks.sh qemu-run.sh; do
+	for f in check.sh common.sh tap-summary.sh kernel-log.sh guest-checks.sh qemu-run.sh diff-compare.sh; do
 		if [ -n "${PMA_CHECK_FROM:-}" ]; then
 			git -C "$H/.." show "$PMA_CHECK_FROM:scripts/$f" >"$F/scripts/$f" 2>/dev/null || rm -f "$F/scripts/$f"
 		else
@@ -264,9 +270,13 @@ fake_check()
 	printf '#!/bin/sh\necho 1..1\necho "ok 1 - harness stand-in"\n' >"$F/scripts/tests/run.sh"
 	chmod +x "$F"/scripts/*.sh "$F/scripts/tests/run.sh"
 	printf 'test:\n\t@echo 1..2; echo "ok 1 - good a"; echo "ok 2 - good b"\n' >"$F/scripts/good/Makefile"
-	echo fake >"$F/build/patched/obj-test/arch/x86/boot/bzImage"
-	: >"$F/build/patched/initramfs-test.cpio.gz"
-	env PATH="$T/fakebin:$PATH" PMA_TOP="$F" PMA_BUILD="$F/build" CHECK_KERNELS=patched \
+	for f in patched stock; do
+		mkdir -p "$F/build/$f/obj-test/arch/x86/boot"
+		echo fake >"$F/build/$f/obj-test/arch/x86/boot/bzImage"
+		: >"$F/build/$f/initramfs-test.cpio.gz"
+	done
+	# (the caller's CHECK_STREAMS, as make check's own, is not theirs)
+	env -u CHECK_STREAMS PATH="$T/fakebin:$PATH" PMA_TOP="$F" PMA_BUILD="$F/build" CHECK_KERNELS=patched \
 		CHECK_TIMEOUT=60 FAKE_GUEST= "$@" "$F/scripts/check.sh" >"$T/log" 2>&1
 	echo $? >"$T/rc"
 }
@@ -362,5 +372,119 @@ chmod +x "$T/dfbin/df"
 	grep -q '1 GB free on the file system of .*, 8 GB needed' "$T/log" &&
 	PMA_BUILD="$T/dfbuild" KSRC="$T/log" "$H/deps.sh" >/dev/null 2>&1
 ok $? "deps: a first build on a disk with 1 GB free fails with the numbers"
+
+# ---------------------------------------------------------------------------
+# make diff's comparison (diff-compare.sh) on synthetic guest logs of
+# diff.sh: a seed per line of SPEC, "SEED STATUS MEDIAN_NS VIOL BAD"
+# (STATUS done or hung: the boot died in it).
+diff_log()
+{
+	local seed st med viol bad
+
+	while read -r seed st med viol bad; do
+		echo "# [diff] diff: seed=$seed ndev=12 scale=10% cycles=2 mode=hazards topo=abc$seed"
+		echo "# [diff] plan seed=$seed: 1:freeze/platform/async=1 2:disk/devices/async=1/fail=g1:suspend"
+		echo "@@DIFF-CYCLE seed=$seed cycle=1 rc=0 expect=ok outcome=ok viol=$viol full=1 dev_ns=$med"
+		[ "$st" = done ] || continue
+		echo "@@DIFF-CYCLE seed=$seed cycle=2 rc=1 expect=fail outcome=$([ "$bad" = 0 ] && echo ok || echo bad) viol=0 full=0 dev_ns=1000"
+		echo "@@DIFF-SEED seed=$seed ndev=12 topo=abc$seed full=1 median_ns=$med viol=$viol bad=$bad"
+		echo "@@SEED-DONE $seed"
+	done
+}
+printf '#!/bin/sh\necho "# pm_async_gen $*"\necho "g0 async=1 suspend=1000 resume=500 suspend_late=0 resume_early=0 suspend_noirq=0 resume_noirq=0"\n' >"$T/fakegen"
+chmod +x "$T/fakegen"
+# diff_cmp NAME STOCK_SPEC PATCHED_SPEC [VAR=VALUE...]: the comparison's
+# output in $T/log, its status in $T/rc.
+diff_cmp()
+{
+	local d=$T/diff-$1
+
+	mkdir -p "$d"
+	echo "$2" | diff_log >"$d/stock.log"
+	echo "$3" | diff_log >"$d/patched.log"
+	shift 3
+	env DIFF_OUT="$d" DIFF_GEN="$T/fakegen" "$@" "$H/diff-compare.sh" "$d/stock.log" -- "$d/patched.log" >"$T/log" 2>&1
+	echo $? >"$T/rc"
+}
+stock_ok=$'1 done 20000000 0 0\n2 done 30000000 0 0\n3 done 1000000 0 0'
+
+diff_cmp pass "$stock_ok" $'1 done 21000000 0 0\n2 done 27000000 0 0\n3 done 1200000 0 0'
+[ "$(cat "$T/rc")" = 0 ] && grep -q 'verdict: 3 seeds, 3 topologies, 6 patched cycles, hangs 0/0 .* 0 slower than 1.10x .*PASS$' "$T/log"
+ok $? "diff-compare: equal kernels pass (ratio 1.05, 0.90, both under the floor)"
+
+diff_cmp hang "$stock_ok" $'1 done 21000000 0 0\n2 hung 1 0 0\n3 done 1200000 0 0'
+[ "$(cat "$T/rc")" != 0 ] && grep -q '^seed 2 (NDEV 12, mode hazards, times at 10%): FAIL: stock finished, patched hung in cycle 2' "$T/log" &&
+	grep -q 'plan: 1:freeze/platform/async=1 2:disk/devices/async=1/fail=g1:suspend' "$T/log" &&
+	grep -q "topology: $T/diff-hang/seed-2.topo" "$T/log" && grep -q '^g0 async=1 suspend=100 resume=50 ' "$T/diff-hang/seed-2.topo" &&
+	grep -q 'hangs 0/1 .*FAIL$' "$T/log"
+ok $? "diff-compare: a patched hang where stock finished fails, with the plan and the topology (times scaled)"
+
+diff_cmp slow "$stock_ok" $'1 done 23000000 0 0\n2 done 30000000 0 0\n3 done 1200000 0 0'
+[ "$(cat "$T/rc")" != 0 ] && grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x))' "$T/log" &&
+	grep -q '1 slower than 1.10x' "$T/log"
+ok $? "diff-compare: a seed 1.15x slower on patched fails"
+
+diff_cmp floor "$stock_ok" $'1 done 20000000 0 0\n2 done 30000000 0 0\n3 done 4900000 0 0'
+[ "$(cat "$T/rc")" = 0 ] && grep -q '(1 under the 5 ms floor' "$T/log" &&
+	diff_cmp floor2 "$stock_ok" $'1 done 20000000 0 0\n2 done 30000000 0 0\n3 done 5100000 0 0' &&
+	[ "$(cat "$T/rc")" != 0 ] && grep -q 'seed 3 .*patched slower' "$T/log"
+ok $? "diff-compare: 4.9x slower under the 5 ms floor passes, above it fails"
+
+diff_cmp stockbug $'1 done 20000000 3 1\n2 hung 1 0 0\n3 done 1000000 0 0' $'1 done 20000000 0 0\n2 done 99000000 0 0\n3 done 1000000 0 0' DIFF_TAP=1
+TAP_TOTALS=$T/tot "$H/tap-summary.sh" d "$T/log" >"$T/log2" 2>&1
+[ "$(cat "$T/rc")" = 0 ] && [ "$(cat "$T/tot")" = "2 0 1" ] && grep -q '^ok 2 diff: seed=2 ndev=12 # SKIP stock hung in cycle 2: no comparison' "$T/log" &&
+	grep -q 'hangs 1/0 (stock/patched), violations 3/0 .*1 left out' "$T/log"
+ok $? "diff-compare: stock's hang, violations and bad outcome are counted, not failures (TAP: a skip)"
+
+diff_cmp pviol "$stock_ok" $'1 done 20000000 2 0\n2 done 30000000 0 1\n3 done 1000000 0 0' DIFF_TAP=1
+TAP_TOTALS=$T/tot "$H/tap-summary.sh" d "$T/log" >"$T/log2" 2>&1
+[ "$(cat "$T/rc")" != 0 ] && [ "$(cat "$T/tot")" = "1 2 0" ] && grep -q '^not ok 1 .*2 violations on patched' "$T/log" &&
+	grep -q '^not ok 2 .*1 cycles with a bad outcome on patched' "$T/log"
+ok $? "diff-compare: violations and a bad outcome on patched fail (TAP counted by tap-summary)"
+
+# The guest's plans (difflib.sh, busybox awk as in the guest): the same for
+# the same seed; every plan of 300 seeds has a suspend, a hibernation and a
+# failure, in a phase its cycle runs, on a device that may fail.
+mkdir -p "$T/bb"
+ln -sf "$(command -v busybox)" "$T/bb/awk"
+printf 'g1\ng4\ng7\n' >"$T/elig"
+PATH="$T/bb:$PATH" bash -c '. "$1/guest/difflib.sh"
+	for s in $(seq 1 300); do
+		n=$(diff_ndev $s 120); [ "$n" -ge 2 ] && [ "$n" -le 120 ] || { echo "seed $s: ndev $n"; exit 1; }
+		diff_plan $s 6 "freeze mem disk" "$2" >"$3.a"; diff_plan $s 6 "freeze mem disk" "$2" >"$3.b"
+		cmp -s "$3.a" "$3.b" || { echo "seed $s: two plans"; exit 1; }
+		awk -v s=$s "
+		\$2 == \"freeze\" || \$2 == \"mem\" { sus++ }
+		\$2 == \"disk\" { hib++ }
+		\$5 != \"-\" { fl++; if (\$5 !~ /^g[147]\$/) bad = bad \" device \" \$5
+			if (\$3 == \"devices\" && \$6 != \"suspend\") bad = bad \" phase \" \$6 \" with devices\"
+			if (\$6 !~ /^suspend(_late|_noirq)?\$/) bad = bad \" phase \" \$6
+			if (\$7 != 0) bad = bad \" churn with a failure\" }
+		END { if (NR != 6 || !sus || !hib || !fl || bad != \"\") { print \"seed \" s \":\" bad; exit 1 } }" "$3.a" || exit 1
+	done
+	diff_plan 1 6 "freeze" "$2" | awk "\$2 != \"freeze\" { exit 1 }"
+	printf "a suspend 100 300 0 worker 0\nb suspend 200 500 1 worker 0\na prepare 0 9000 0 task 0\nb resume 1000 1100 0 worker 0\nviolations 0\n" >"$3.r"
+	[ "$(diff_devtime "$3.r")" = 500 ] && [ "$(median 5 1 3 2)" = 2 ] && [ "$(median 7)" = 7 ] && [ "$(median)" = - ]
+' _ "$H" "$T/elig" "$T/plan" >"$T/log" 2>&1
+ok $? "difflib: 300 plans hold a suspend, a hibernation and a failure its cycle runs; device-phase time, median"
+
+# make check with both kernels compares their diff streams on the host
+# ("diff/compare"): a seed 1.5x slower on patched fails it.
+mkdir -p "$T/fdiff"
+for k in stock patched; do
+	case $k in
+	stock) spec=$stock_ok ;;
+	patched) spec=$'1 done 20000000 0 0\n2 done 45000000 0 0\n3 done 1000000 0 0' ;;
+	esac
+	{
+		echo "1..3"
+		echo "$spec" | diff_log
+		printf 'ok 1 diff: seed=1\nok 2 diff: seed=2\nok 3 diff: seed=3\n'
+	} >"$T/fdiff/$k.diff"
+done
+fake_check diffslow CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff"
+check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 30.00 ms, patched 45.00 ms \(1.50x\): patched slower' &&
+	grep -q 'ok   stock/diff ' "$T/log" && grep -q 'ok   patched/diff ' "$T/log"
+ok $? "make check: both kernels' diff streams compared on the host; patched 1.5x slower fails diff/compare"
 
 [ $fails = 0 ]

@@ -1239,7 +1239,20 @@ started_by()
 	}' "$TMP/report"
 }
 
-NR_CONTRACT=10
+# failed_cycle DEV PHASE: a transition in which DEV's PHASE fails (armed
+# with fail=): the transition fails, every device comes back, the next one
+# succeeds.
+failed_cycle()
+{
+	if cycle freeze; then
+		ktap_print_msg "the transition succeeded despite $1 $2 failing"
+		return 1
+	fi
+	check_report "prepare complete" "$DEV_PHASES" "$1" "$2" && check_state &&
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state
+}
+
+NR_CONTRACT=13
 test_contract()
 {
 	set_pm_async 1
@@ -1290,19 +1303,28 @@ test_contract()
 		echo "w wait=suspend:x"
 	} >"$TMP/in.topo"
 	err=1
-	if load "$TMP/in.topo"; then
-		err=0
-		if cycle freeze; then
-			ktap_print_msg "the transition succeeded despite x.a failing"
-			err=1
-		fi
-		check_report "prepare complete" "$DEV_PHASES" x.a suspend || err=1
-		check_state || err=1
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-			check_state || err=1
-	fi
+	load "$TMP/in.topo" && failed_cycle x.a suspend && err=0
 	result $err "contract: a failed suspend while a waiter waits for a device"\
 " with two children"
+
+	# s, sync, waits for its child w, which waits for d, which the walk
+	# has not reached (it is blocked in s); d's child g fails.  d must be
+	# started for w (mainline starts it when its child e is done).
+	topo_from "d\ne parent=d\ng parent=d suspend=20000 fail=suspend\n"\
+"s async=0\nw parent=s wait=suspend:d\n"
+	err=1
+	load "$TMP/in.topo" && failed_cycle g suspend && err=0
+	result $err "contract: a sync parent waits for a child that waits for a"\
+" device the walk has not reached, in a failed suspend"
+
+	# The same one level down: s waits for d, and d's worker for k, which
+	# the walk has not reached either; k's child k2 fails.
+	topo_from "d\ne parent=d\nk parent=d\nk1 parent=k\n"\
+"k2 parent=k suspend=20000 fail=suspend\ns async=0 wait=suspend:d\n"
+	err=1
+	load "$TMP/in.topo" && failed_cycle k2 suspend && err=0
+	result $err "contract: a sync device waits for a device whose child the"\
+" walk has not reached, in a failed suspend"
 
 	# d takes no time and waits for e, created before it, in freeze only:
 	# two suspend-to-idle transitions, then a hibernation one.  What an
@@ -1405,6 +1427,30 @@ test_contract()
 	fi
 	fix_result none $err "contract: a link deleted during suspend starts"\
 " its supplier"
+
+	# device_move() with an order puts a device behind the walk: n is
+	# moved under p during the sync z's suspend, with p placed before n
+	# (DPM_ORDER_PARENT_BEFORE_DEV), where the walk has been already; p's
+	# child q2 then fails.  The phase must still end, p suspended or
+	# skipped for the error, everything back.
+	topo_from "pp\np parent=pp\nq1 parent=p\nq2 parent=p suspend=800000 fail=suspend\n"\
+"z async=0 suspend=400000\nn\n"
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo" && echo "150000 n move=p:before" >$LAB/churn; then
+		err=0
+		if cycle freeze; then
+			ktap_print_msg "the transition succeeded despite q2 failing"
+			err=1
+		fi
+		cat $LAB/topology >"$TMP/topo"
+		check_report "prepare complete" "$DEV_PHASES" q2 suspend &&
+			churn_done && churn_within n suspend z suspend || err=1
+		echo none >$LAB/churn
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" || err=1
+	fi
+	fix_result none $err "contract: a device moved behind the walk"\
+" (DPM_ORDER_PARENT_BEFORE_DEV) in a failed suspend"
 }
 
 # ---------------------------------------------------------------------------

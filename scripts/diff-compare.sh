@@ -1,0 +1,221 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# diff-compare.sh STOCK_LOG... -- PATCHED_LOG...: the host half of the
+# differential campaign (make diff, scripts/campaign.sh; the "diff/compare"
+# stream of make check).  The logs are the guests' results.log files of
+# scripts/guest/diff.sh on each kernel (several boots each: a boot that died
+# in a seed leaves it started but not done, or "@@SEED-HUNG S" from the
+# campaign).  Per seed and kernel: finished or hung, the topology's
+# checksum, the plan, the cycles, violations, bad outcomes and the median
+# device-phase time of the cycles that ran fully.
+#
+# Rules (the exit status is 0 only when they hold):
+#  - every seed that stock finishes, patched finishes;
+#  - 0 violations and every cycle's outcome as expected on patched;
+#  - the same topology and the same plan on both kernels;
+#  - per seed, patched's median device-phase time at most DIFF_RATIO (1.10)
+#    times stock's, unless both are under DIFF_FLOOR_MS (5 ms): under TCG a
+#    timer sleep is stretched by the emulation and the host's load, so
+#    small spans are mostly noise.  Seeds that stock did not finish are left
+#    out of this rule (and counted).
+# Stock's hangs, violations and bad outcomes are counted and reported; they
+# do not fail the comparison (mainline 7.3 has known bugs).  Every exception
+# is printed with the seed, NDEV, the plan and the seed's topology, written
+# again from the generator (DIFF_GEN, default build/kselftest/pm_async/
+# pm_async_gen) to DIFF_OUT/seed-S.topo (DIFF_OUT: the directory of the
+# first log).
+#
+# DIFF_TAP=1 prints TAP instead: one result per seed (a seed that stock did
+# not finish is a skip), the counts as comments.
+
+set -uo pipefail
+. "$(dirname "$0")/common.sh"
+
+stock=() patched=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do stock+=("$1"); shift; done
+[ $# -gt 0 ] && shift
+patched=("$@")
+[ ${#stock[@]} -gt 0 ] && [ ${#patched[@]} -gt 0 ] ||
+	die "usage: diff-compare.sh STOCK_LOG... -- PATCHED_LOG..."
+
+floor=${DIFF_FLOOR_MS:-5}
+ratio=${DIFF_RATIO:-1.10}
+tap=${DIFF_TAP:-0}
+outdir=${DIFF_OUT:-$(dirname "${stock[0]}")}
+gen=${DIFF_GEN:-$BUILD/kselftest/pm_async/pm_async_gen}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# extract LOG...: one line per seed, tab-separated:
+#   SEED STATUS NDEV MODE SCALE TOPO CYCLES FULL MEDIAN VIOL BAD PLAN
+# STATUS: done, or hung (started, not done).  The last run of a seed counts.
+extract()
+{
+	cat "$@" 2>/dev/null | awk '
+	function field(k,   i) {
+		for (i = 1; i <= NF; i++)
+			if (index($i, k "=") == 1) return substr($i, length(k) + 2)
+		return ""
+	}
+	/^# \[diff\] diff: seed=/ {
+		s = field("seed"); cur = s
+		if (!(s in st)) order[++n] = s
+		st[s] = "hung"; ndev[s] = field("ndev"); mode[s] = field("mode")
+		sc = field("scale"); sub(/%$/, "", sc); scale[s] = sc
+		topo[s] = field("topo"); cyc[s] = 0; full[s] = 0; med[s] = "-"
+		viol[s] = 0; bad[s] = 0; plan[s] = "-"
+		next
+	}
+	/^# \[diff\] plan seed=/ {
+		s = field("seed"); sub(/:$/, "", s)
+		p = $0; sub(/^# \[diff\] plan seed=[0-9]*: */, "", p); plan[s] = p
+		next
+	}
+	/^@@DIFF-CYCLE / {
+		s = field("seed"); cyc[s]++
+		v = field("viol"); if (v != "") viol[s] += v
+		if (field("outcome") != "ok") bad[s]++
+		if (field("full") == 1) full[s]++
+		next
+	}
+	/^@@DIFF-SEED / { s = field("seed"); med[s] = field("median_ns"); next }
+	/^@@SEED-DONE / { if ($2 in st) st[$2] = "done"; next }
+	/^@@SEED-HUNG / { if ($2 in st) st[$2] = "hung"; next }
+	END {
+		for (i = 1; i <= n; i++) {
+			s = order[i]
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", s, st[s], ndev[s], mode[s],
+				scale[s], topo[s], cyc[s], full[s], med[s], viol[s], bad[s], plan[s]
+		}
+	}' | sort -n
+}
+
+extract "${stock[@]}" >"$work/stock"
+extract "${patched[@]}" >"$work/patched"
+
+# topology SEED NDEV MODE SCALE: the seed's topology written to a file;
+# prints where, or how to make it.
+topology()
+{
+	local f=$outdir/seed-$1.topo
+
+	if [ -x "$gen" ] && mkdir -p "$outdir" &&
+	   "$gen" "$1" "$2" "$3" 2>/dev/null | awk -v pct="$4" '
+	/^[ \t]*#/ || NF == 0 { next }
+	{
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^(suspend|resume|freeze|thaw|poweroff|restore)(_late|_early|_noirq)?=/) {
+				split($i, kv, "=")
+				$i = kv[1] "=" int(kv[2] * pct / 100)
+			}
+		print
+	}' >"$f" && [ -s "$f" ]; then
+		echo "$f"
+	else
+		rm -f "$f"
+		echo "(not written: no generator at $gen) pm_async_gen $1 $2 $3, times at $4%"
+	fi
+}
+
+# The comparison, one line per seed: VERDICT SEED WHY, VERDICT one of
+# ok, fail, skip (stock did not finish: no comparison), note (counted, does
+# not fail); then the counts.
+awk -F '\t' -v floor="$floor" -v ratio="$ratio" '
+FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seeds[$1] = 1; next }
+{ for (i = 1; i <= NF; i++) P[$1, i] = $i; inp[$1] = 1; seeds[$1] = 1 }
+function ms(ns) { return sprintf("%.2f", ns / 1e6) }
+END {
+	for (s in seeds) {
+		why = ""; v = "ok"; notes = ""
+		sd = (s in ins) && S[s, 2] == "done"
+		pd = (s in inp) && P[s, 2] == "done"
+		# counts per kernel
+		if (s in ins) { ns++; if (!sd) sh++; sv += S[s, 10]; sb += S[s, 11]; sc += S[s, 7] }
+		if (s in inp) { np++; if (!pd) ph++; pv += P[s, 10]; pb += P[s, 11]; pc += P[s, 7]; topos[P[s, 6]] = 1 }
+		if (s in ins) topos[S[s, 6]] = 1
+		if ((s in ins) && (s in inp) && (S[s, 6] != P[s, 6] || (S[s, 12] != P[s, 12] && S[s, 12] != "-" && P[s, 12] != "-"))) {
+			v = "fail"; why = why "; not the same topology or plan on both kernels (topo " S[s, 6] " / " P[s, 6] ")"
+		}
+		if (sd && !pd) { v = "fail"; why = why "; stock finished, patched " ((s in inp) ? "hung in cycle " (P[s, 7] + 1) : "never ran it") }
+		if (!sd && (s in inp) && !pd) notes = notes "; patched hung too, in cycle " (P[s, 7] + 1)
+		if ((s in inp) && P[s, 10] > 0) { v = "fail"; why = why "; " P[s, 10] " violations on patched" }
+		if ((s in inp) && P[s, 11] > 0) { v = "fail"; why = why "; " P[s, 11] " cycles with a bad outcome on patched" }
+		if ((s in ins) && S[s, 10] > 0) notes = notes "; " S[s, 10] " violations on stock"
+		if ((s in ins) && S[s, 11] > 0) notes = notes "; " S[s, 11] " cycles with a bad outcome on stock"
+		t = ""
+		if (!sd) {
+			excl++
+			if (v == "ok") v = "skip"
+			why = why "; stock " ((s in ins) ? "hung in cycle " (S[s, 7] + 1) : "never ran it") ": no comparison"
+		} else if (pd && S[s, 9] != "-" && P[s, 9] != "-") {
+			sm = S[s, 9] + 0; pm = P[s, 9] + 0
+			t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
+			if (sm > 0) t = t sprintf(" (%.2fx)", pm / sm)
+			if (sm < floor * 1e6 && pm < floor * 1e6) { under++; t = t ", both under " floor " ms" }
+			else if (pm > ratio * sm) { slower++; v = "fail"; why = why "; patched slower than " ratio "x stock" }
+			compared++
+		} else if (pd) {
+			why = why "; no cycle ran fully on " (S[s, 9] == "-" ? "stock" : "patched") ": no time"
+		}
+		if (v == "ok" && notes != "") v = "note"
+		ndv = (s in inp) ? P[s, 3] : S[s, 3]
+		printf "%s|%s|%s|%s|%s\n", v, s, ndv, substr(why notes, 3), t
+	}
+	for (k in topos) nt++
+	printf "@@COUNTS %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", ns, sh, sv, sb, sc, np, ph, pv, pb, pc,
+		nt, slower, under + 0, excl + 0
+}' "$work/stock" "$work/patched" >"$work/cmp"
+
+grep -v '^@@COUNTS' "$work/cmp" | sort -t '|' -k2,2n >"$work/seeds"
+read -r _ ns sh sv sb sc np ph pv pb pc nt slower under excl < <(grep '^@@COUNTS' "$work/cmp")
+nfail=$(grep -c '^fail' "$work/seeds")
+
+# exception SEED WHY: the seed's parameters, plan and topology.
+exception()
+{
+	local s=$1 line nd md pct pl
+
+	line=$(grep -P "^$s\t" "$work/patched" || grep -P "^$s\t" "$work/stock")
+	IFS=$'\t' read -r _ _ nd md pct _ _ _ _ _ _ pl <<<"$line"
+	echo "${3}seed $s (NDEV $nd, mode $md, times at $pct%): $2"
+	echo "${3}  plan: $pl"
+	echo "${3}  topology: $(topology "$s" "$nd" "$md" "$pct")"
+	echo "${3}  replay: DIFF_SEEDS=$s DIFF_MAXDEV=${DIFF_MAXDEV:-120} DIFF_CYCLES=${DIFF_CYCLES:-6} make diff"
+}
+
+summary_lines()
+{
+	echo "${1}stock:   $ns seeds, $sh hung, $sc cycles, $sv violations, $sb bad outcomes"
+	echo "${1}patched: $np seeds, $ph hung, $pc cycles, $pv violations, $pb bad outcomes"
+	echo "${1}verdict: $np seeds, $nt topologies, $pc patched cycles, hangs $sh/$ph (stock/patched)," \
+		"violations $sv/$pv (stock/patched), $slower slower than ${ratio}x" \
+		"($under under the ${floor} ms floor, $excl left out: stock did not finish)," \
+		"$nfail seeds failing the rules: $([ "$nfail" = 0 ] && echo PASS || echo FAIL)"
+}
+
+if [ "$tap" = 1 ]; then
+	echo "TAP version 13"
+	echo "1..$(wc -l <"$work/seeds")"
+	i=0
+	while IFS='|' read -r v s ndv why t; do
+		i=$((i + 1))
+		d="diff: seed=$s ndev=$ndv${t:+: $t}"
+		case $v in
+		ok|note) echo "ok $i $d${why:+ ($why)}" ;;
+		skip) echo "ok $i $d # SKIP $why" ;;
+		fail) echo "not ok $i $d: $why"; exception "$s" "$why" "#   " ;;
+		esac
+		[ "$v" = note ] && exception "$s" "$why" "#   "
+	done <"$work/seeds"
+	summary_lines "# "
+else
+	while IFS='|' read -r v s _ why t; do
+		case $v in
+		fail) exception "$s" "FAIL: $why${t:+ ($t)}" "" ;;
+		note|skip) exception "$s" "counted: $why${t:+ ($t)}" "" ;;
+		esac
+	done <"$work/seeds"
+	summary_lines ""
+fi
+[ "$nfail" = 0 ]

@@ -1,0 +1,90 @@
+# SPDX-License-Identifier: GPL-2.0
+# pm-async: the parts of diff.sh (the differential campaign's guest script)
+# that need no kernel: the seed's number of devices, its plan of cycles, the
+# device-phase time of a report and the median.  Sourced by diff.sh in the
+# guest (busybox ash) and by the harness's tests on the host
+# (scripts/tests/run.sh), which check that every plan holds a suspend, a
+# hibernation and a failure in a phase its cycle runs.
+
+# diff_ndev SEED MAXDEV: the number of devices (80% up to 60, the rest up
+# to MAXDEV).
+diff_ndev()
+{
+	awk -v s="$1" -v max="$2" 'BEGIN {
+		srand(s * 7919 + 37)
+		if (rand() < 0.8) n = 5 + int(rand() * 56)
+		else n = 60 + int(rand() * (max > 60 ? max - 59 : 1))
+		if (n > max) n = max
+		if (n < 2) n = 2
+		print n
+	}'
+}
+
+# diff_plan SEED CYCLES STATES ELIGIBLE: one line per cycle,
+#   CYCLE STATE PM_TEST PM_ASYNC FAILDEV FAILPHASE CHURN
+# (FAILDEV "-" for none; CHURN 1 to try one) from the seed and the devices
+# that may fail (the file ELIGIBLE, one name a line).  STATES: the states this
+# guest has of "freeze mem disk" (what is missing becomes freeze, on both
+# kernels alike).
+diff_plan()
+{
+	awk -v s="$1" -v n="$2" -v states="$3" -v elig="$4" 'BEGIN {
+		ne = 0
+		while ((getline l < elig) > 0) dev[ne++] = l
+		srand(s * 7919 + 104723)
+		# Three distinct cycles: a suspend, a hibernation, a failure.
+		for (i = 1; i <= n; i++) pos[i] = i
+		for (i = n; i > 1; i--) { j = 1 + int(rand() * i); t = pos[i]; pos[i] = pos[j]; pos[j] = t }
+		for (c = 1; c <= n; c++) {
+			r = rand()
+			st[c] = (r < 0.4) ? "freeze" : (r < 0.7) ? "mem" : "disk"
+			te[c] = (rand() < 0.4) ? "devices" : "platform"
+			as[c] = (rand() < 0.17) ? 0 : 1
+			fl[c] = (rand() < 0.25)
+			ch[c] = (rand() < 0.34)
+		}
+		if (n >= 1) { r = rand(); st[pos[1]] = (r < 0.5) ? "freeze" : "mem" }
+		if (n >= 2) st[pos[2]] = "disk"
+		if (n >= 3) fl[pos[3]] = 1
+		for (c = 1; c <= n; c++) {
+			if (index(" " states " ", " " st[c] " ") == 0) st[c] = "freeze"
+			fd = "-"; fp = "-"
+			if (fl[c] && ne > 0) {
+				fd = dev[int(rand() * ne)]
+				if (te[c] == "devices") fp = "suspend"
+				else {
+					r = int(rand() * 3)
+					fp = (r == 0) ? "suspend" : (r == 1) ? "suspend_late" : "suspend_noirq"
+				}
+			}
+			printf "%d %s %s %d %s %s %d\n", c, st[c], te[c], as[c], fd, fp, (fd == "-") ? ch[c] : 0
+		}
+	}'
+}
+
+# diff_devtime REPORT: the device-phase time of a transition, in ns, from
+# the lab's report: per phase but prepare and complete, the latest END_NS
+# less the earliest START_NS, summed over the phases.
+diff_devtime()
+{
+	awk '
+	$1 == "violations" { exit }
+	NF >= 7 && $2 != "prepare" && $2 != "complete" {
+		if (!($2 in lo) || $3 < lo[$2]) lo[$2] = $3
+		if (!($2 in hi) || $4 > hi[$2]) hi[$2] = $4
+	}
+	END { t = 0; for (p in lo) t += hi[p] - lo[p]; printf "%d\n", t }' "$1"
+}
+
+# median N...: the median of the numbers (the mean of the middle two for an
+# even count); "-" for none.
+median()
+{
+	echo "$@" | tr ' ' '\n' | grep . | sort -n | awk '
+	{ v[++n] = $1 }
+	END {
+		if (!n) { print "-"; exit }
+		if (n % 2) printf "%d\n", v[(n + 1) / 2]
+		else printf "%d\n", (v[n / 2] + v[n / 2 + 1]) / 2
+	}'
+}
