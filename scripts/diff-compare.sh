@@ -31,6 +31,7 @@
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/guest/difflib.sh"
 
 stock=() patched=()
 while [ $# -gt 0 ] && [ "$1" != -- ]; do stock+=("$1"); shift; done
@@ -101,16 +102,8 @@ topology()
 	local f=$outdir/seed-$1.topo
 
 	if [ -x "$gen" ] && mkdir -p "$outdir" &&
-	   "$gen" "$1" "$2" "$3" 2>/dev/null | awk -v pct="$4" '
-	/^[ \t]*#/ || NF == 0 { next }
-	{
-		for (i = 2; i <= NF; i++)
-			if ($i ~ /^(suspend|resume|freeze|thaw|poweroff|restore)(_late|_early|_noirq)?=/) {
-				split($i, kv, "=")
-				$i = kv[1] "=" int(kv[2] * pct / 100)
-			}
-		print
-	}' >"$f" && [ -s "$f" ]; then
+	   "$gen" "$1" "$2" "$3" 2>/dev/null | topo_scale "$4" >"$f" &&
+	   [ -s "$f" ]; then
 		echo "$f"
 	else
 		rm -f "$f"

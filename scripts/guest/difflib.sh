@@ -6,6 +6,24 @@
 # (scripts/tests/run.sh), which check that every plan holds a suspend, a
 # hibernation and a failure in a phase its cycle runs.
 
+# topo_scale PCT: the topology on standard input without comments and
+# blank lines, every callback time (the hibernation callbacks' own times,
+# freeze= to restore=, too) scaled to PCT percent, on standard output.
+# Also used by rlib.sh's rl_topo().
+topo_scale()
+{
+	awk -v pct="$1" '
+	/^[ \t]*#/ || NF == 0 { next }
+	{
+		for (i = 2; i <= NF; i++)
+			if ($i ~ /^(suspend|resume|freeze|thaw|poweroff|restore)(_late|_early|_noirq)?=/) {
+				split($i, kv, "=")
+				$i = kv[1] "=" int(kv[2] * pct / 100)
+			}
+		print
+	}'
+}
+
 # diff_ndev SEED MAXDEV: the number of devices (80% up to 60, the rest up
 # to MAXDEV).
 diff_ndev()

@@ -22,6 +22,8 @@
 # callbacks: device phase callbacks that ran (devices x phases exercised);
 # points: distinct device x phase fault points (faults.sh).
 
+. /pma/difflib.sh
+
 LAB=/sys/kernel/debug/pm_async_test
 RPT=$LAB/report
 BUS=/sys/bus/pm_async_test/devices
@@ -374,15 +376,6 @@ rl_topo()
 	*/*) cp "$1" "$2.raw" || return 1 ;;
 	*) cp "$PROFILES/$1.topo" "$2.raw" || return 1 ;;
 	esac
-	awk -v pct="${RL_SCALE:-100}" '
-	/^[ \t]*#/ || NF == 0 { next }
-	{
-		for (i = 2; i <= NF; i++)
-			if ($i ~ /^(suspend|resume|freeze|thaw|poweroff|restore)(_late|_early|_noirq)?=/) {
-				split($i, kv, "=")
-				$i = kv[1] "=" int(kv[2] * pct / 100)
-			}
-		print
-	}' "$2.raw" >"$2"
+	topo_scale "${RL_SCALE:-100}" <"$2.raw" >"$2"
 	rm -f "$2.raw"
 }

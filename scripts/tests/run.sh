@@ -469,12 +469,13 @@ PATH="$T/bb:$PATH" bash -c '. "$1/guest/difflib.sh"
 ok $? "difflib: 300 plans hold a suspend, a hibernation and a failure its cycle runs; device-phase time, median"
 
 # make check with both kernels compares their diff streams on the host
-# ("diff/compare"): a seed 1.5x slower on patched fails it.
+# ("diff/compare"): a seed 2.5x slower on patched fails it (make check's
+# bound is 2x, DIFF_CHECK_RATIO).
 mkdir -p "$T/fdiff"
 for k in stock patched; do
 	case $k in
 	stock) spec=$stock_ok ;;
-	patched) spec=$'1 done 20000000 0 0\n2 done 45000000 0 0\n3 done 1000000 0 0' ;;
+	patched) spec=$'1 done 20000000 0 0\n2 done 75000000 0 0\n3 done 1000000 0 0' ;;
 	esac
 	{
 		echo "1..3"
@@ -483,8 +484,8 @@ for k in stock patched; do
 	} >"$T/fdiff/$k.diff"
 done
 fake_check diffslow CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff"
-check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 30.00 ms, patched 45.00 ms \(1.50x\): patched slower' &&
+check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 30.00 ms, patched 75.00 ms \(2.50x\): patched slower' &&
 	grep -q 'ok   stock/diff ' "$T/log" && grep -q 'ok   patched/diff ' "$T/log"
-ok $? "make check: both kernels' diff streams compared on the host; patched 1.5x slower fails diff/compare"
+ok $? "make check: both kernels' diff streams compared on the host; patched 2.5x slower fails diff/compare"
 
 [ $fails = 0 ]
