@@ -1399,7 +1399,10 @@ test_contract()
 				awk -v cs="$4" '
 				$1 == "c2" && $2 == "suspend" { e2 = $4 }
 				$1 == "k" && $2 == "suspend" { ek = $4 }
-				END { exit !(e2 != "" && ek != "" && e2 + 0 < cs + 0 && cs + 0 < ek + 0) }' \
+				END {
+					exit !(e2 != "" && ek != "" &&
+					       e2 + 0 < cs + 0 && cs + 0 < ek + 0)
+				}' \
 					"$TMP/report" || WINDOW=1
 			fi
 			started_by p suspend s1 suspend || err=1
