@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..34"
+echo "1..35"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -441,6 +441,14 @@ TAP_TOTALS=$T/tot "$H/tap-summary.sh" d "$T/log" >"$T/log2" 2>&1
 [ "$(cat "$T/rc")" != 0 ] && [ "$(cat "$T/tot")" = "1 2 0" ] && grep -q '^not ok 1 .*2 violations on patched' "$T/log" &&
 	grep -q '^not ok 2 .*1 cycles with a bad outcome on patched' "$T/log"
 ok $? "diff-compare: violations and a bad outcome on patched fail (TAP counted by tap-summary)"
+
+# What stock does too is counted, not held against patched; more fails.
+diff_cmp sviol $'1 done 20000000 2 0\n2 done 30000000 1 1\n3 done 1000000 0 0' \
+	$'1 done 20000000 2 0\n2 done 30000000 2 1\n3 done 1000000 0 0' DIFF_TAP=1
+[ "$(cat "$T/rc")" != 0 ] && grep -q '^ok 1 .*2 violations on patched, as many or fewer than stock' "$T/log" &&
+	grep -q '^not ok 2 .*2 violations on patched (stock 1)' "$T/log" &&
+	! grep -q 'bad outcome on patched (stock' "$T/log"
+ok $? "diff-compare: violations stock has too are counted; more than stock's fail"
 
 # The guest's plans (difflib.sh, busybox awk as in the guest): the same for
 # the same seed; every plan of 300 seeds has a suspend, a hibernation and a
