@@ -1504,29 +1504,44 @@ static int pat_parse_cb(const char *name)
 }
 
 /*
+ * Split the "@PERCENT[%]" ending of @s (a value of key @key) off, in place,
+ * into @percent: 100 if there is none.  Return 0 or -EINVAL after logging
+ * why.
+ */
+static int pat_parse_percent(const struct pat_entry *e, char *s,
+			     const char *key, u32 *percent)
+{
+	char *pct;
+	size_t len;
+
+	*percent = 100;
+	pct = strrchr(s, '@');
+	if (!pct)
+		return 0;
+	*pct++ = '\0';
+	len = strlen(pct);
+	if (len && pct[len - 1] == '%')
+		pct[len - 1] = '\0';
+	if (kstrtouint(pct, 10, percent) || *percent > 100) {
+		pr_err("line %u: bad chance @%.40s in %s= (0 to 100)\n",
+		       e->line, pct, key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/*
  * Parse the "[+FROM][@PERCENT[%]]" ending of a wait= entry, in place, into
  * @w.  Return 0 or -EINVAL after logging why.
  */
 static int pat_parse_wait_opts(const struct pat_entry *e, char *name,
 			       struct pat_wait *w)
 {
-	char *from, *pct;
-	size_t len;
+	char *from;
 
 	w->from = 1;
-	w->percent = 100;
-	pct = strrchr(name, '@');
-	if (pct) {
-		*pct++ = '\0';
-		len = strlen(pct);
-		if (len && pct[len - 1] == '%')
-			pct[len - 1] = '\0';
-		if (kstrtouint(pct, 10, &w->percent) || w->percent > 100) {
-			pr_err("line %u: bad chance @%.40s in wait= (0 to 100)\n",
-			       e->line, pct);
-			return -EINVAL;
-		}
-	}
+	if (pat_parse_percent(e, name, "wait", &w->percent))
+		return -EINVAL;
 	from = strrchr(name, '+');
 	if (from) {
 		*from++ = '\0';
@@ -1605,24 +1620,12 @@ static int pat_parse_waits(struct pat_entry *e, char *val)
 static int pat_parse_hidden(struct pat_entry *e, char *val)
 {
 	struct pat_hidden *h = &e->hidden;
-	char *name, *effect, *pct;
-	unsigned int v;
+	char *name, *effect;
 	int cb, err;
 
 	h->err = -EAGAIN;
-	h->percent = 100;
-	pct = strrchr(val, '@');
-	if (pct) {
-		*pct++ = '\0';
-		v = strlen(pct);
-		if (v && pct[v - 1] == '%')
-			pct[v - 1] = '\0';
-		if (kstrtouint(pct, 10, &h->percent) || h->percent > 100) {
-			pr_err("line %u: bad chance @%.40s in hidden= (0 to 100)\n",
-			       e->line, pct);
-			return -EINVAL;
-		}
-	}
+	if (pat_parse_percent(e, val, "hidden", &h->percent))
+		return -EINVAL;
 	name = strchr(val, ':');
 	if (!name) {
 		pr_err("line %u: hidden=%.40s is not PHASE:NAME\n", e->line, val);
