@@ -43,9 +43,11 @@
 #     consumer that suspends leaves its direct_complete supplier alone; a
 #     link added during suspend keeps the consumer in the transition; a
 #     device moved while its parent waits for it does not deadlock, also
-#     when a sync parent waits for that parent.  Each
-#     group that PM_ASYNC_XFAIL names (dc_link, link_during: must fail;
-#     move_during: skipped, as it hangs) is a kernel without the fix.
+#     when a sync parent waits for that parent; a failed suspend_late
+#     resumes a may_skip_resume parent whose late suspend ran.  Each
+#     group that PM_ASYNC_XFAIL names (dc_link, link_during,
+#     skip_resume_abort: must fail; move_during: skipped, as it hangs) is
+#     a kernel without the fix.
 #  3f. the contract: where mainline 7.3 finishes, so must the engine:
 #     sync devices that wait for short async leaves and roots, a device
 #     waited for before the walk reaches it, a failed suspend with a
@@ -80,8 +82,8 @@
 #   PM_ASYNC_KO=FILE     module to insmod when modprobe cannot load it
 #   PM_ASYNC_XFAIL="..." groups of cases expected to fail: no_pm (case 3b,
 #                        a kernel without "PM: sleep: Start devices whose
-#                        ... upfront"), dc_link, link_during, move_during
-#                        (case 3e)
+#                        ... upfront"), dc_link, link_during,
+#                        skip_resume_abort, move_during (case 3e)
 #
 # Runs as root under busybox ash as well as under the kselftest runner.
 # Every knob it changes is put back on exit.
@@ -1057,7 +1059,7 @@ move_during_cycle()
 	fi
 }
 
-NR_FIXES=5
+NR_FIXES=6
 test_fixes()
 {
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
@@ -1132,6 +1134,41 @@ test_fixes()
 	set_pm_async 1
 	fix_result link_during $err "device_link_add() during suspend: the PM"\
 " core's list has the consumer last afterwards, as outside of a transition"
+
+	# A failed suspend_late: mp (DPM_FLAG_MAY_SKIP_RESUME) has finished
+	# its late suspend when f, which the walk reaches after it, fails.
+	# No noirq suspend has run, so nothing has decided that mp may stay
+	# in suspend: its early resume must run before its child's (mainline
+	# skips it and resumes mc early under a parent still suspended_late).
+	# pm_async 0 and 1; f's 30 ms leave mp and mc time to finish first.
+	cat >"$TMP/in.topo" <<EOF
+f async=0 suspend_late=30000
+mp driver=1 may_skip_resume=1 suspend=1000 suspend_late=1000 resume_early=1000
+mc parent=mp suspend=1000 suspend_late=1000 resume_early=1000
+EOF
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		for mode in 1 0; do
+			set_pm_async $mode
+			echo "f suspend_late" >$LAB/fail || err=1
+			if cycle freeze; then
+				ktap_print_msg "the transition succeeded despite f failing"
+				err=1
+			fi
+			check_report "prepare complete" "$DEV_PHASES" f suspend_late &&
+				check_state || err=1
+			grep -q '^mp suspend_late ' "$TMP/report" ||
+				{ ktap_print_msg "mp: no late suspend before f failed"; err=1; }
+			grep -q '^mp resume_early ' "$TMP/report" ||
+				{ ktap_print_msg "mp: no early resume (pm_async $mode)"; err=1; }
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				check_state || err=1
+		done
+	fi
+	set_pm_async 1
+	fix_result skip_resume_abort $err "a failed suspend_late resumes early a"\
+" may_skip_resume parent whose late suspend ran, before its child"
 
 	# device_move() during suspend: mp is started when its fast child mp.f
 	# is done and waits for its sync child mp.s, which the PM task reaches
