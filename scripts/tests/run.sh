@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..35"
+echo "1..36"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -346,6 +346,19 @@ grep -q '^ok 1 kernel log during boot' "$T/log" && grep -q '^ok 2 kernel log dur
 	grep -q '^not ok 4 kernel log during replay: 1 report' "$T/log" &&
 	grep -q '^not ok 5 kernel log during measure: .*lost messages' "$T/log" && grep -q '^1\.\.5$' "$T/log"
 ok $? "kernel-log: reports per stream, hung task, RCU stall, lost lines; injected failures are not reports"
+
+# The contract in every stream: an async callback in the PM task is a
+# report of the stream it was printed in; the lab's other violations are
+# not (the streams judge them).
+printf '%s\n' '[    1.0] @@TAP kselftest' \
+	'[    1.1] pm_async_test: violation: s suspend_late: device is active' \
+	'[    1.2] @@TAPEND kselftest rc=0' '[    2.0] @@TAP diff' \
+	'[    2.1] pm_async_test: violation: a.b resume: async callback runs in the PM task' \
+	'[    2.2] @@TAPEND diff rc=0' >"$T/con"
+"$H/kernel-log.sh" "$T/con" >"$T/log" 2>&1
+grep -q '^ok 2 kernel log during kselftest: .*no async callback in the PM task' "$T/log" &&
+	grep -q '^not ok 3 kernel log during diff: 1 report.*a.b resume: async callback runs in the PM task' "$T/log"
+ok $? "kernel-log: an async callback in the PM task fails the stream it was printed in"
 
 # The workqueue floor table of make bench: medians per way, the bound as
 # the report computes it (max(longest, sum / limit)); no lines is an error.
