@@ -1140,7 +1140,8 @@ test_fixes()
 	# No noirq suspend has run, so nothing has decided that mp may stay
 	# in suspend: its early resume must run before its child's (mainline
 	# skips it and resumes mc early under a parent still suspended_late).
-	# pm_async 0 and 1; f's 30 ms leave mp and mc time to finish first.
+	# Then a failed freeze_late in hibernation, resumed as "recover".
+	# pm_async 1 and 0; f's 30 ms leave mp and mc time to finish first.
 	cat >"$TMP/in.topo" <<EOF
 f async=0 suspend_late=30000
 mp driver=1 may_skip_resume=1 suspend=1000 suspend_late=1000 resume_early=1000
@@ -1164,11 +1165,28 @@ EOF
 				{ ktap_print_msg "mp: no early resume (pm_async $mode)"; err=1; }
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 				check_state || err=1
+			# The same in hibernation: a failed freeze_late
+			# resumes with PM_EVENT_RECOVER, where the same
+			# power.must_resume decides.
+			echo "f suspend_late" >$LAB/fail || err=1
+			if cycle disk; then
+				ktap_print_msg "hibernation succeeded despite f failing"
+				err=1
+			fi
+			# (The early phase resumes as "recover", with thaw
+			# callbacks; the last one with restore callbacks, as
+			# no image was made.)
+			check_report "prepare complete" "freeze freeze_late"\
+" freeze_noirq thaw_noirq thaw_early thaw restore" f freeze_late &&
+				check_state || err=1
+			grep -q '^mp thaw_early ' "$TMP/report" ||
+				{ ktap_print_msg "mp: no thaw_early (pm_async $mode)"; err=1; }
+			hib_cycle || err=1
 		done
 	fi
 	set_pm_async 1
-	fix_result skip_resume_abort $err "a failed suspend_late resumes early a"\
-" may_skip_resume parent whose late suspend ran, before its child"
+	fix_result skip_resume_abort $err "a failed suspend_late or freeze_late"\
+" resumes early a may_skip_resume parent whose late suspend ran"
 
 	# device_move() during suspend: mp is started when its fast child mp.f
 	# is done and waits for its sync child mp.s, which the PM task reaches
