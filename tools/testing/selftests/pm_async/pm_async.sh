@@ -1307,7 +1307,7 @@ failed_cycle()
 		good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state
 }
 
-NR_CONTRACT=13
+NR_CONTRACT=14
 test_contract()
 {
 	set_pm_async 1
@@ -1485,6 +1485,23 @@ test_contract()
 	fi
 	fix_result none $err "contract: a link deleted during suspend starts"\
 " its supplier"
+
+	# device_move() during resume: c, counted on its parent op when the
+	# phase started, is moved under np, done already, while op still
+	# resumes.  Nothing that is done counts c any more, so it must start
+	# then (mainline: when its worker finds its parent done), not when
+	# the phase ends behind the much slower z.
+	topo_from "np resume=1000\nop resume=1000000\nc parent=op resume=1000\n"\
+"z resume=2000000\n"
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo"; then
+		err=0
+		churn_cycle "400000 c move=np" np resume op resume &&
+			started_by c resume z resume || err=1
+	fi
+	fix_result none $err "contract: a device moved to a parent that is done,"\
+" during resume, starts before the phase ends"
 
 	# device_move() with an order puts a device behind the walk: n is
 	# moved under p during the sync z's suspend, with p placed before n
