@@ -11,7 +11,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "lineread.h"
 #include "pmadv.h"
 
 /* first line of ROOT/NAME/FILE, trimmed, in buf; 0 if unreadable */
@@ -134,16 +133,13 @@ static int take_release(const char *p, char *rel, size_t n)
 int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 		       size_t fn)
 {
-	FILE *f = strcmp(log, "-") ? fopen(log, "r") : NULL;
-	struct line_reader lr;
-	char *line, *p;
+	FILE *f = fopen(log, "r");
+	char *line = NULL, *p;
+	size_t cap = 0;
 	int lineno = 0, found = 0;
 	const char *run;
 
-	if (f)
-		lr_init(&lr, f, LINE_MAX_BYTES);
-	while (f && !found && lr_next(&lr) > 0) {
-		line = lr.line;
+	while (f && !found && getline(&line, &cap, f) >= 0) {
 		lineno++;
 		p = strstr(line, "Linux version ");
 		if (p && take_release(p + 14, rel, n)) {
@@ -160,10 +156,9 @@ int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 			}
 		}
 	}
-	if (f) {
-		lr_free(&lr);
+	free(line);
+	if (f)
 		fclose(f);
-	}
 	if (found)
 		return 1;
 	run = beside_log(log, "run.txt");
