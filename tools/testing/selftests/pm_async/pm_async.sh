@@ -1294,6 +1294,22 @@ started_by()
 	}' "$TMP/report"
 }
 
+# churn_start_case "CHURN" A PA B PB DEV PHASE OTHER DESC: load
+# $TMP/in.topo, one churn_cycle "CHURN" A PA B PB (the churn must come
+# after A's PA ended and before B's PB ended), and DEV's PHASE must start
+# before OTHER's PHASE ends: a contract case (fix_result none) named DESC.
+churn_start_case()
+{
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo"; then
+		err=0
+		churn_cycle "$1" "$2" "$3" "$4" "$5" &&
+			started_by "$6" "$7" "$8" "$7" || err=1
+	fi
+	fix_result none $err "$9"
+}
+
 # failed_cycle DEV PHASE: a transition in which DEV's PHASE fails (armed
 # with fail=): the transition fails, every device comes back, the next one
 # succeeds.
@@ -1476,15 +1492,8 @@ test_contract()
 	topo_from "p\nk suppliers=p suspend=300000\nz suspend=1000000\n"\
 "s1 async=0 suspend=150000\ns2 async=0 suspend=150000\n"\
 "s3 async=0 suspend=150000\n"
-	err=1
-	WINDOW=0
-	if load "$TMP/in.topo"; then
-		err=0
-		churn_cycle "150000 k unlink=p" k prepare k suspend &&
-			started_by p suspend z suspend || err=1
-	fi
-	fix_result none $err "contract: a link deleted during suspend starts"\
-" its supplier"
+	churn_start_case "150000 k unlink=p" k prepare k suspend p suspend z \
+		"contract: a link deleted during suspend starts its supplier"
 
 	# device_move() during resume: c, counted on its parent op when the
 	# phase started, is moved under np, done already, while op still
@@ -1493,15 +1502,9 @@ test_contract()
 	# the phase ends behind the much slower z.
 	topo_from "np resume=1000\nop resume=1000000\nc parent=op resume=1000\n"\
 "z resume=2000000\n"
-	err=1
-	WINDOW=0
-	if load "$TMP/in.topo"; then
-		err=0
-		churn_cycle "400000 c move=np" np resume op resume &&
-			started_by c resume z resume || err=1
-	fi
-	fix_result none $err "contract: a device moved to a parent that is done,"\
-" during resume, starts before the phase ends"
+	churn_start_case "400000 c move=np" np resume op resume c resume z \
+		"contract: a device moved to a parent that is done, during resume,"\
+" starts before the phase ends"
 
 	# device_move() with an order puts a device behind the walk: n is
 	# moved under p during the sync z's suspend, with p placed before n
