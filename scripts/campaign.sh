@@ -45,7 +45,8 @@
 #           pm_test, injected failures, pm_async=0 in some; the same plan on
 #           both kernels), DIFF_MAXDEV (120), DIFF_SCALE (callback times in
 #           percent, 10), DIFF_CHUNK (seeds per boot, 25), DIFF_CHURN
-#           (unlink, or none), DIFF_GEN_MODE (the generator's mode; default
+#           (unlink, or none), DIFF_REPORTS (1: every cycle's report in the
+#           log), DIFF_GEN_MODE (the generator's mode; default
 #           "diff", "hazards" while the generator refuses "diff"),
 #           DIFF_FLOOR_MS (5), DIFF_RATIO (1.10), RL_TIMEOUT (90).  The
 #           comparison is scripts/diff-compare.sh: every seed stock
@@ -95,7 +96,7 @@ mkdir -p "$out"
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
 for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE HAZ_CHURN \
-	 DIFF_CYCLES DIFF_MAXDEV DIFF_SCALE DIFF_CHURN DIFF_GEN_MODE \
+	 DIFF_CYCLES DIFF_MAXDEV DIFF_SCALE DIFF_CHURN DIFF_GEN_MODE DIFF_REPORTS \
 	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done

@@ -25,6 +25,9 @@
 # (DIFF_CHURN=unlink, the default; DIFF_CHURN=none: never).  The plan
 # depends on the seed and the topology only (busybox awk's srand()), so it
 # is the same on both kernels; it is printed ("# [diff] plan seed=S: ...").
+# So are the lab's draws (jitter=, wait=...@P, hidden=...@P): the seed
+# goes to the lab's draws file, so a callback draws the same time and the
+# same chances on both kernels, whatever order they run the callbacks in.
 #
 # Every cycle is checked: a cycle with a failure must fail (-EIO in the
 # report, nothing resumed that did not suspend), any other must succeed with
@@ -46,6 +49,9 @@
 #   DIFF_MAXDEV  largest topology (default 120)
 #   DIFF_SCALE   callback times in percent of the generated ones (10)
 #   DIFF_CHURN   unlink (default) or none
+#   DIFF_REPORTS 1: the lab's report of every cycle after its @@DIFF-CYCLE
+#                line, each line behind "#R " (to see where a seed's time
+#                goes)
 #   DIFF_GEN_MODE  the generator's mode, instead of "diff" or its fallback
 #                (make check pins "hazards": its seeds were checked with it)
 # topo= is the start of the md5sum of the topology as loaded: the host
@@ -157,6 +163,9 @@ for seed in "$@"; do
 		echo "@@SEED-DONE $seed"
 		continue
 	fi
+	# The lab's chances and jitter from the seed (its draws file), so
+	# that both kernels run the same callback times and waits.
+	echo "$seed" >$LAB/draws
 	while read -r c st te as fd fp ch; do
 		echo "$as" >/sys/power/pm_async
 		echo "$te" >/sys/power/pm_test
@@ -213,6 +222,7 @@ for seed in "$@"; do
 		[ $outcome = ok ] || { bad=$((bad + 1)); err=1; }
 		[ "$v" = 0 ] || err=1
 		echo "@@DIFF-CYCLE seed=$seed cycle=$c rc=$rc expect=$expect outcome=$outcome viol=$v full=$full dev_ns=$t"
+		[ "${DIFF_REPORTS:-0}" = 1 ] && sed 's/^/#R /' "$RPT"
 	done <"$T/plan"
 	echo none >$LAB/churn
 	echo 1 >/sys/power/pm_async
@@ -226,6 +236,7 @@ for seed in "$@"; do
 	rl_result $err "$desc median_ns=$med violations=$viol bad_cycles=$bad"
 	echo "@@SEED-DONE $seed"
 done
+echo 0 >$LAB/draws
 echo "# [diff] $CHURNS cycles with churn ($churn) during the transition"
 rl_summary diff
 rl_fini

@@ -57,10 +57,12 @@
 #include <linux/delay.h>
 #include <linux/device.h>
 #include <linux/hashtable.h>
+#include <linux/jhash.h>
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/ktime.h>
 #include <linux/list.h>
+#include <linux/math.h>
 #include <linux/mm.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -780,6 +782,45 @@ static bool pat_wait_matches(int armed, enum pat_cb cb)
 }
 
 /*
+ * The seed of the lab's draws (the ``draws`` file); 0: get_random_u32().
+ * Written only outside transitions.
+ */
+static u32 pat_draws_seed;
+
+/* What a draw is for, with the index of the wait in the low bits. */
+#define PAT_DRAW_WAIT		0x000U
+#define PAT_DRAW_HIDDEN		0x100U
+#define PAT_DRAW_JITTER		0x200U
+
+/**
+ * pat_draw - A number below @n for one draw of a callback.
+ * @pd: The device.
+ * @cb: Its callback.
+ * @what: PAT_DRAW_* for what the number is for.
+ * @n: The bound, at least 1.
+ *
+ * With a seed in &pat_draws_seed, the number depends only on the seed, the
+ * device's name, how many transitions the device has seen, @cb and @what,
+ * so that two kernels running the same topology and the same transitions
+ * (the differential campaign) draw the same callback times and chances,
+ * whatever order their PM cores run the callbacks in.  Without one it is
+ * get_random_u32_below(@n).
+ *
+ * Return: the number, from 0 to @n - 1.
+ */
+static u32 pat_draw(const struct pat_dev *pd, enum pat_cb cb, u32 what, u32 n)
+{
+	u32 seed = READ_ONCE(pat_draws_seed);
+	u32 name;
+
+	if (!seed)
+		return get_random_u32_below(n);
+	name = full_name_hash(NULL, pd->name, strlen(pd->name));
+	return reciprocal_scale(jhash_3words(pd->nr_transitions, cb, what,
+					     seed ^ name), n);
+}
+
+/*
  * Run the device_pm_wait_for_dev() calls of @pd's callback @cb.  When the
  * call returns 0 for an async @pd (which always waits, whatever pm_async
  * says), the device waited for must have finished this phase, as a parent
@@ -810,7 +851,8 @@ static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 		/* Not before the FROM-th transition, and only by chance. */
 		if (pd->nr_transitions < w->from)
 			continue;
-		if (w->percent < 100 && get_random_u32_below(100) >= w->percent)
+		if (w->percent < 100 &&
+		    pat_draw(pd, cb, PAT_DRAW_WAIT | i, 100) >= w->percent)
 			continue;
 		ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
 		/* Does the wait go with the PM core's list? */
@@ -908,7 +950,8 @@ static int pat_hidden_check(struct pat_dev *pd, enum pat_cb cb)
 	st = smp_load_acquire(&t->state);
 	if (pat_level(st) < desc->level)
 		return 0;
-	if (h->percent < 100 && get_random_u32_below(100) >= h->percent)
+	if (h->percent < 100 &&
+	    pat_draw(pd, cb, PAT_DRAW_HIDDEN, 100) >= h->percent)
 		return 0;
 	if (!h->err) {
 		pat_dev_delay(pd, h->slow_us);
@@ -969,7 +1012,8 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 	if (desc->level)
 		pat_dev_delay(pd, pat_cb_time(pd, cb) +
 			      (pd->jitter_us ?
-			       get_random_u32_below(pd->jitter_us + 1) : 0));
+			       pat_draw(pd, cb, PAT_DRAW_JITTER,
+					pd->jitter_us + 1) : 0));
 
 	ret2 = pat_hidden_check(pd, cb);
 	if (ret2) {
@@ -3236,6 +3280,7 @@ static int __init pat_init(void)
 	debugfs_create_file("state", 0444, pat_dir, NULL, &pat_state_fops);
 	debugfs_create_file("churn", 0644, pat_dir, NULL, &pat_churn_fops);
 	debugfs_create_u32("watchdog", 0644, pat_dir, &pat_watchdog_s);
+	debugfs_create_u32("draws", 0644, pat_dir, &pat_draws_seed);
 	debugfs_create_file("wqfloor", 0600, pat_dir, NULL, &pat_floor_fops);
 	return 0;
 

@@ -125,6 +125,7 @@ cleanup()
 {
 	rc=$?
 	[ -w "$LAB/topology" ] && echo clear >"$LAB/topology" 2>/dev/null
+	[ -w "$LAB/draws" ] && echo 0 >"$LAB/draws" 2>/dev/null
 	[ -n "$saved_pm_async" ] && echo "$saved_pm_async" >$PWR/pm_async
 	[ -n "$saved_pm_test" ] && echo "$saved_pm_test" >$PWR/pm_test
 	[ -n "$saved_delay" ] && echo "$saved_delay" >$DELAY
@@ -1617,7 +1618,7 @@ EOF
 # looks for.  ts needs gpio0 still active at the end of its suspend
 # callback; nothing tells the PM core.
 
-NR_HIDDEN=7
+NR_HIDDEN=8
 
 # hidden_cycles N MODE: N freeze transitions with pm_async=MODE; prints how
 # many failed with ts's suspend returning -11 (any other failure: "x").
@@ -1648,6 +1649,28 @@ hidden_topo()
 "f2 suspend=1000 resume=500\n"\
 "ts suspend=20000 resume=500 hidden=suspend:gpio0${2:-}@$1\n"
 	load "$TMP/in.topo"
+}
+
+# hidden_pattern SEED: load ts with a 50% hidden failure, write SEED to the
+# lab's draws file and run 8 async freeze transitions; prints which failed
+# with ts's -11 (1) and which succeeded (0), "x" for any other outcome.
+hidden_pattern()
+{
+	hidden_topo 50 || { echo x; return; }
+	echo "$1" >$LAB/draws || { echo x; return; }
+	set_pm_async 1
+	h_pat=""
+	for h_i in 1 2 3 4 5 6 7 8; do
+		if cycle freeze; then
+			h_pat="${h_pat}0"
+		elif grep -q "^ts suspend .* -11$" "$TMP/report"; then
+			h_pat="${h_pat}1"
+		else
+			h_pat="${h_pat}x"
+		fi
+	done
+	echo 0 >$LAB/draws
+	echo "$h_pat"
 }
 
 # The time of ts's suspend callback in the last report, in ms.
@@ -1697,6 +1720,26 @@ test_hidden()
 		[ $err = 0 ] || ktap_print_msg "failed: @0 ${p0:-?}/5, @100 ${p100:-?}/3"
 	fi
 	result $err "hidden: chance @0 never fails (5 async cycles), @100 always (3)"
+
+	# With a seed in draws, the chances are drawn from the seed, the
+	# device and its transition count: the same seed twice on a fresh
+	# topology gives the same failures, cycle by cycle (what lets the
+	# differential campaign run the same scenario on two kernels), and
+	# other seeds give other ones (8 cycles: two equal patterns by chance
+	# one time in 256 per seed).
+	pa=$(hidden_pattern 7)
+	pb=$(hidden_pattern 7)
+	pc=$(hidden_pattern 8)
+	pd=$(hidden_pattern 9)
+	err=0
+	case "$pa$pb$pc$pd" in
+	*x*) err=1 ;;
+	esac
+	[ "$pa" = "$pb" ] || err=1
+	[ "$pa" = "$pc" ] && [ "$pa" = "$pd" ] && err=1
+	[ $err = 0 ] || ktap_print_msg "draws 7: $pa and $pb, 8: $pc, 9: $pd"
+	result $err "hidden: draws=SEED: @50 fails in the same cycles with the"\
+" same seed on a fresh topology, not with two other seeds"
 
 	err=1
 	if hidden_topo 100 ":slow=200000"; then
