@@ -1324,7 +1324,7 @@ failed_cycle()
 		good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state
 }
 
-NR_CONTRACT=14
+NR_CONTRACT=15
 test_contract()
 {
 	set_pm_async 1
@@ -1530,6 +1530,48 @@ test_contract()
 	fi
 	fix_result none $err "contract: a device moved behind the walk"\
 " (DPM_ORDER_PARENT_BEFORE_DEV) in a failed suspend"
+
+	# Eight async devices whose callbacks busy-wait (mdelay(), as an ACPI
+	# Stall() or a polling loop does), all started upfront: with two CPUs
+	# or more, some run side by side, as on mainline's unbound workqueue.
+	# A workqueue that keeps them on one CPU runs them one after another
+	# (each holds up the next until it is done).  Checked in suspend and
+	# resume of three transitions: in each phase two callbacks overlap for
+	# at least half of the shorter one.
+	if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 2 ]; then
+		: >"$TMP/in.topo"
+		for i in 1 2 3 4 5 6 7 8; do
+			echo "b$i busy=1 suspend=4000 resume=4000" >>"$TMP/in.topo"
+		done
+		err=1
+		if load "$TMP/in.topo"; then
+			err=0
+			for i in 1 2 3; do
+				good_cycle freeze || { err=1; break; }
+				check_report "$SUSPEND_ALL" "" || err=1
+				for ph in suspend resume; do
+					awk -v ph="$ph" '
+					$2 == ph { n++; s[n] = $3; e[n] = $4 }
+					END {
+						for (i = 1; i <= n; i++)
+							for (j = i + 1; j <= n; j++) {
+								lo = s[i] > s[j] ? s[i] : s[j]
+								hi = e[i] < e[j] ? e[i] : e[j]
+								li = e[i] - s[i]; lj = e[j] - s[j]
+								m = li < lj ? li : lj
+								if (hi - lo >= m / 2) exit 0
+							}
+						print "# " ph ": no two of the " n " busy callbacks ran side by side"
+						exit 1
+					}' "$TMP/report" || err=1
+				done
+			done
+		fi
+		result $err "contract: async devices that busy-wait run side by side"
+	else
+		ktap_test_skip "contract: async devices that busy-wait run side by"\
+" side: one CPU"
+	fi
 }
 
 # ---------------------------------------------------------------------------
