@@ -4,36 +4,14 @@
  * ("devices", "phases" -> PHASE -> "observed_ms", "bound_ms",
  * "predicted_ms" -> "sync" / "stock" / "pm-async", "advice" -> "device",
  * "saving_ms") are read by other tools and stay stable; keys may be added.
+ * Every string goes through json_quote() (lib/quote.c): the output is
+ * valid UTF-8 and valid JSON whatever bytes the log's names hold.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "pmadv.h"
-
-void json_str(FILE *f, const char *s)
-{
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
-	}
-	fputc('"', f);
-}
 
 void json_num(FILE *f, double v)
 {
@@ -67,7 +45,7 @@ static void json_chain(FILE *f, const struct graph *g, const struct cpath *cp,
 		int i = cp->chain[k];
 
 		fputs(k ? ", {\"device\": " : "{\"device\": ", f);
-		json_str(f, dev_label(g, i, lb, sizeof(lb)));
+		json_quote(f, dev_label(g, i, lb, sizeof(lb)));
 		fputs(", \"ms\": ", f);
 		json_num(f, g->d[i].has_cb[ph] ? g->d[i].dur[ph] / 1e3 : 0);
 		fputc('}', f);
@@ -92,13 +70,13 @@ void report_json(FILE *f, const struct analysis *a)
 	fprintf(f, "{\n  \"tool\": \"pm-async-advise\",\n  \"version\": \"%s\",\n",
 		PMADV_VERSION);
 	fputs("  \"input\": {\"dmesg\": ", f);
-	json_str(f, a->input);
+	json_quote(f, a->input);
 	fputs(", \"ftrace\": ", f);
-	json_str(f, a->ftrace);
+	json_quote(f, a->ftrace);
 	fputs(", \"topology\": ", f);
-	json_str(f, a->topology);
+	json_quote(f, a->topology);
 	fputs(", \"format\": ", f);
-	json_str(f, format_name(a));
+	json_quote(f, format_name(a));
 	if (a->cblog) {
 		fprintf(f,
 			", \"cycle\": %d, \"cycles\": %d, \"lines\": %d, \"used_lines\": %d, \"skipped_lines\": %d",
@@ -113,29 +91,29 @@ void report_json(FILE *f, const struct analysis *a)
 	fputs("  \"duration_scale\": ", f);
 	json_num(f, a->units.scale);
 	fputs(",\n  \"duration_scale_reason\": ", f);
-	json_str(f, a->units.why);
+	json_quote(f, a->units.why);
 	fputs(",\n  \"overhead_us\": ", f);
 	json_num(f, a->sp.overhead_us);
 	fprintf(f, ",\n  \"slot_limit\": %d,\n", a->sp.limit);
 	fprintf(f, "  \"links_given\": %s,\n  \"links\": %d,\n",
 		g->links_given ? "true" : "false", g->nlinks);
 	fputs("  \"links_from\": ", f);
-	json_str(f, a->links_from);
+	json_quote(f, a->links_from);
 	fputs(",\n  \"kernel\": ", f);
-	json_str(f, a->kernel);
+	json_quote(f, a->kernel);
 	fputs(",\n  \"kernel_from\": ", f);
-	json_str(f, a->kernel_from);
+	json_quote(f, a->kernel_from);
 	fputs(",\n  \"policy\": ", f);
-	json_str(f, policy_key[a->sp.stock]);
+	json_quote(f, policy_key[a->sp.stock]);
 	fputs(",\n  \"policy_reason\": ", f);
-	json_str(f, a->policy_why ? a->policy_why : "--policy");
+	json_quote(f, a->policy_why ? a->policy_why : "--policy");
 	fputs(",\n", f);
 	fputs("  \"sync_devices\": [", f);
 	for (i = 0, first = 1; i < g->n; i++) {
 		if (g->d[i].async || g->d[i].placeholder)
 			continue;
 		fputs(first ? "" : ", ", f);
-		json_str(f, dev_label(g, i, lb, sizeof(lb)));
+		json_quote(f, dev_label(g, i, lb, sizeof(lb)));
 		first = 0;
 	}
 	fputs("],\n  \"phases\": {", f);
@@ -149,7 +127,7 @@ void report_json(FILE *f, const struct analysis *a)
 		for (i = 0; i < g->n; i++)
 			n += g->d[i].has_cb[ph];
 		fprintf(f, "%s\n    ", nph++ ? "," : "");
-		json_str(f, phase_key[ph]);
+		json_quote(f, phase_key[ph]);
 		fputs(": {\"observed_ms\": ", f);
 		json_num(f, a->observed[ph]);
 		fprintf(f, ", \"aborted\": %s", a->observed_aborted[ph] ? "true" : "false");
@@ -215,7 +193,7 @@ void report_json(FILE *f, const struct analysis *a)
 		}
 		path = sysfs_path(g, it->dev, &complete);
 		fputs(first ? "\n    {\"device\": " : ",\n    {\"device\": ", f);
-		json_str(f, dev_label(g, it->dev, lb, sizeof(lb)));
+		json_quote(f, dev_label(g, it->dev, lb, sizeof(lb)));
 		fputs(", \"saving_ms\": ", f);
 		json_num(f, it->saving_us / 1e3);
 		fputs(", \"suspend_side_ms\": ", f);
@@ -226,7 +204,7 @@ void report_json(FILE *f, const struct analysis *a)
 		{
 			char *full = xasprintf("%s/power/async", path);
 
-			json_str(f, full);
+			json_quote(f, full);
 			free(full);
 		}
 		fprintf(f, ", \"sysfs_reconstructed\": true, \"sysfs_root_known\": %s}",
@@ -241,7 +219,7 @@ void report_json(FILE *f, const struct analysis *a)
 	fputs(", \"devices\": [", f);
 	for (i = 0; i < a->adv.nbest; i++) {
 		fputs(i ? ", {\"device\": " : "{\"device\": ", f);
-		json_str(f, dev_label(g, a->adv.best[i], lb, sizeof(lb)));
+		json_quote(f, dev_label(g, a->adv.best[i], lb, sizeof(lb)));
 		fputs(", \"cumulative_saving_ms\": ", f);
 		json_num(f, a->adv.best_cum_us[i] / 1e3);
 		fputc('}', f);
@@ -252,9 +230,9 @@ void report_json(FILE *f, const struct analysis *a)
 			const struct problem *p = &a->cblog->prob[i];
 
 			fprintf(f, "%s\n    {\"line\": %d, \"kind\": ", i ? "," : "", p->line);
-			json_str(f, p->kind);
+			json_quote(f, p->kind);
 			fputs(", \"device\": ", f);
-			json_str(f, p->dev);
+			json_quote(f, p->dev);
 			fputc('}', f);
 		}
 		if (a->cblog->nprob)
@@ -271,16 +249,16 @@ void report_json(FILE *f, const struct analysis *a)
 				continue;
 			fprintf(f, "%s{\"line\": %d, \"device\": ", nf++ ? ", " : "",
 				fl->line);
-			json_str(f, fl->dev);
+			json_quote(f, fl->dev);
 			fprintf(f, ", \"error\": %d, \"message\": ", fl->err);
-			json_str(f, fl->msg);
+			json_quote(f, fl->msg);
 			fputc('}', f);
 		}
 	}
 	fputs("],\n  \"notes\": [", f);
 	for (i = 0; i < g->nnotes; i++) {
 		fputs(i ? ", " : "", f);
-		json_str(f, g->notes[i].text);
+		json_quote(f, g->notes[i].text);
 	}
 	fputs("]\n}\n", f);
 }

@@ -41,6 +41,7 @@ static inline int phase_is_suspend(int ph)
 }
 
 /* ------------------------------------------------------------ util.c */
+#include "quote.h"
 #include "xalloc.h"
 __printf(1, 2) char *xasprintf(const char *fmt, ...);
 
@@ -315,7 +316,6 @@ void advice_compute(const struct graph *g, const struct sim_params *p,
 void advice_free(struct advice *a);
 
 /* ------------------------------------------------------------ json.c */
-void json_str(FILE *f, const char *s);
 void json_num(FILE *f, double v);	/* null for NAN */
 
 /* ------------------------------------------------------------ report.c */

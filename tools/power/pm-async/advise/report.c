@@ -62,6 +62,77 @@ static void print_chain(FILE *f, const struct graph *g, const struct cpath *cp,
 	fputc('\n', f);
 }
 
+/*
+ * The first name on the sysfs path of device @d (itself, its parent, ...)
+ * that no command may hold (see name_refused()), or -1; *why says why.
+ */
+static int path_refused(const struct graph *g, int d, const char **why)
+{
+	int k, n;
+
+	for (k = d, n = 0; k >= 0 && n < 256; k = g->d[k].parent, n++) {
+		*why = name_refused(g->d[k].name);
+		if (*why)
+			return k;
+	}
+	return -1;
+}
+
+/**
+ * print_try() - the commands that make one device of the set async
+ * @f: where to
+ * @g: the graph
+ * @d: the device
+ *
+ * "echo enabled > PATH" and, as a comment, a find command for when the
+ * reconstructed path is wrong.  Names come from the log: each word is
+ * single-quoted (sh_quote()), the find patterns match the names literally
+ * (glob_escape()), and a device whose path holds a name no kernel device
+ * has (name_refused()) gets a comment saying so instead: pasting any line
+ * into a root shell runs nothing but what it shows.
+ */
+static void print_try(FILE *f, const struct graph *g, int d)
+{
+	int complete, par = g->d[d].parent, bad;
+	const char *why;
+	char lb[300], *p, *q;
+
+	bad = path_refused(g, d, &why);
+	if (bad >= 0) {
+		fputs("  # skipped ", f);
+		c_escape(f, dev_label(g, d, lb, sizeof(lb)));
+		if (bad == d) {
+			fprintf(f, ": its name %s", why);
+		} else {
+			fputs(": the name of its ancestor ", f);
+			c_escape(f, g->d[bad].name);
+			fprintf(f, " %s", why);
+		}
+		fputs(" (no kernel device name does); no command printed\n", f);
+		return;
+	}
+	p = sysfs_path(g, d, &complete);
+	q = xasprintf("%s/power/async", p);
+	fputs("  echo enabled > ", f);
+	sh_quote(f, q);
+	fprintf(f, "\n  #   %sif absent: find /sys/devices -type d -name ",
+		complete ? "" : "(chain does not reach a known /sys/devices root) ");
+	free(q);
+	q = glob_escape(g->d[d].name);
+	sh_quote(f, q);
+	free(q);
+	if (par >= 0) {
+		q = glob_escape(g->d[par].name);
+		free(p);
+		p = xasprintf("*/%s/*", q);
+		fputs(" -path ", f);
+		sh_quote(f, p);
+		free(q);
+	}
+	fputc('\n', f);
+	free(p);
+}
+
 static const char *fmt_label(const struct pmlog *l)
 {
 	if (!l)
@@ -325,21 +396,11 @@ void report_text(FILE *f, const struct analysis *a)
 			"  # hang or crash (in 2009 'sd' crashed when made async).  Test, then keep.\n"
 			"  # power/async exists with CONFIG_PM_ADVANCED_DEBUG=y; /sys/power/pm_async must be 1.\n"
 			"  # Paths are RECONSTRUCTED from the parent chain in the log: check they exist;\n"
-			"  # class devices sit one level lower, under a directory named after the class.\n");
-		for (i = 0; i < a->adv.nbest; i++) {
-			int complete, d = a->adv.best[i];
-			char *p = sysfs_path(g, d, &complete);
-
-			fprintf(f, "  echo enabled > '%s/power/async'\n", p);
-			fprintf(f,
-				"  #   %sif absent: find /sys/devices -type d -name '%s'%s%s%s\n",
-				complete ? "" : "(chain does not reach a known /sys/devices root) ",
-				g->d[d].name,
-				g->d[d].parent >= 0 ? " -path '*/" : "",
-				g->d[d].parent >= 0 ? g->d[g->d[d].parent].name : "",
-				g->d[d].parent >= 0 ? "/*'" : "");
-			free(p);
-		}
+			"  # class devices sit one level lower, under a directory named after the class.\n"
+			"  # Names are quoted; a name no kernel device has (a control character, '/',\n"
+			"  # bytes that are not UTF-8) is skipped.\n");
+		for (i = 0; i < a->adv.nbest; i++)
+			print_try(f, g, a->adv.best[i]);
 	}
 	if (a->profile_path)
 		fprintf(f, "\nLab profile written to %s (durations x%g)\n",

@@ -345,11 +345,11 @@ static void print_json(struct label *L, int nl, int limit)
 	printf("  \"mode\": \"summarize\",\n  \"slot_limit\": %d,\n  \"labels\": [", limit);
 	for (l = 0; l < nl; l++) {
 		printf("%s\n    {\"label\": ", l ? "," : "");
-		json_str(stdout, L[l].name);
+		json_quote(stdout, L[l].name);
 		printf(", \"logs\": [");
 		for (k = 0; k < L[l].nlogs; k++) {
 			printf(k ? ", " : "");
-			json_str(stdout, L[l].logs[k]);
+			json_quote(stdout, L[l].logs[k]);
 		}
 		printf("], \"cycles\": %d, \"good_cycles\": %d", L[l].cycles, L[l].n);
 		printf(", \"failed_cycles\": %d, \"bad_logs\": %d", L[l].failed, L[l].bad_logs);
@@ -373,7 +373,7 @@ static void print_json(struct label *L, int nl, int limit)
 			const char *ch = mode_chain(&L[l], s, &cnt);
 
 			printf("%s\"%s\": {\"chain\": ", s ? ", " : "", col_name(s));
-			json_str(stdout, ch);
+			json_quote(stdout, ch);
 			printf(", \"cycles\": %d, \"of\": %d}", cnt, L[l].ncp[s]);
 		}
 		printf("}, \"errors\": [");
@@ -381,12 +381,12 @@ static void print_json(struct label *L, int nl, int limit)
 			struct serr *e = &L[l].err[k];
 
 			printf("%s{\"log\": ", k ? ", " : "");
-			json_str(stdout, e->log);
+			json_quote(stdout, e->log);
 			printf(", \"cycle\": %d, \"line\": %d, \"device\": ", e->cycle,
 			       e->line);
-			json_str(stdout, e->dev);
+			json_quote(stdout, e->dev);
 			printf(", \"message\": ");
-			json_str(stdout, e->msg);
+			json_quote(stdout, e->msg);
 			printf("}");
 		}
 		printf("]}");

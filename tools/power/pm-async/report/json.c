@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The numbers of the tables, machine-readable.  Hand-written JSON: a tiny
- * writer that tracks where commas go, proper string escaping, and null for
- * values that do not exist (NaN is not JSON).
+ * writer that tracks where commas go, strings escaped by json_quote()
+ * (lib/quote.c: valid UTF-8 whatever the input's header values hold), and
+ * null for values that do not exist (NaN is not JSON).
  */
 #include <math.h>
 #include <string.h>
@@ -30,26 +31,6 @@ static void jw_sep(struct jw *w)
 		fprintf(w->f, "\n%*s", 2 * w->depth, "");
 }
 
-static void jw_string(FILE *f, const char *s)
-{
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = *s;
-
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch == '\n')
-			fputs("\\n", f);
-		else if (ch == '\t')
-			fputs("\\t", f);
-		else if (ch < 0x20 || ch == 0x7f)
-			fprintf(f, "\\u%04x", ch);
-		else
-			fputc(ch, f);
-	}
-	fputc('"', f);
-}
-
 static void jw_open(struct jw *w, char ch)
 {
 	jw_sep(w);
@@ -69,7 +50,7 @@ static void jw_close(struct jw *w, char ch)
 static void jw_key(struct jw *w, const char *key)
 {
 	jw_sep(w);
-	jw_string(w->f, key);
+	json_quote(w->f, key);
 	fputs(": ", w->f);
 	w->keyed = 1;
 }
@@ -80,7 +61,7 @@ static void jw_str(struct jw *w, const char *key, const char *val)
 		jw_key(w, key);
 	jw_sep(w);
 	if (val)
-		jw_string(w->f, val);
+		json_quote(w->f, val);
 	else
 		fputs("null", w->f);
 }

@@ -105,6 +105,7 @@ struct input {
 };
 
 /* util.c */
+#include "quote.h"
 #include "xalloc.h"
 int parse_ll(const char *s, long long *v);
 int valid_name(const char *s);

@@ -62,10 +62,19 @@ struct svg {
 	unsigned char *oncp;	/* per callback: on a critical path */
 };
 
+/*
+ * Text and attribute values: the five XML specials as entities, control
+ * characters but tab dropped (XML 1.0 forbids most of them), and U+FFFD
+ * for bytes that are not UTF-8 (the file says encoding="UTF-8").
+ */
 static void xml_escape(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		switch (*s) {
+	int len;
+
+	for (; *s; s += len) {
+		long cp = utf8_next(s, &len);
+
+		switch (cp) {
 		case '<':
 			fputs("&lt;", f);
 			break;
@@ -81,10 +90,12 @@ static void xml_escape(FILE *f, const char *s)
 		case '\'':
 			fputs("&apos;", f);
 			break;
+		case -1:
+			fputs(UTF8_REPLACEMENT, f);
+			break;
 		default:
-			/* XML 1.0 forbids most control characters. */
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				fputc(*s, f);
+			if (cp == '\t' || !is_control(cp))
+				fwrite(s, 1, (size_t)len, f);
 		}
 	}
 }

@@ -6,11 +6,15 @@
  * computed by hand (see the comments); the shared sample test is skipped
  * when the file is absent.
  */
+#include <ctype.h>
+#include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include "pmadv.h"
 
@@ -961,6 +965,658 @@ static void test_summarize(void)
 	free(np);
 }
 
+/* ------------------------------------------------------------ safe output */
+
+/*
+ * Issue #28: the commands of "To try the set" are pasted into a root shell,
+ * and --json must stay valid UTF-8 and valid JSON whatever the log holds.
+ * The log below is the advice topology above as a dmesg: its best set is
+ * {i8042, eth} (6.12 policy).  Each hostile name replaces i8042 (variant
+ * "device") or its parent, platform (variant "parent").  A hostile name
+ * only ever tries "touch pwned", relative to the working directory of the
+ * sh that reads it (a scratch directory), and never holds '<' or '>'.
+ */
+static const char hostile_log[] =
+	"[    1.000000] PM: suspend entry (deep)\n"
+	"[    1.001000] serio serio1: PM: calling serio_suspend @ 201, parent: %s\n"
+	"[    1.001010] serio serio0: PM: calling serio_suspend @ 202, parent: %s\n"
+	"[    1.051000] serio serio1: PM: serio_suspend returned 0 after 50000 usecs\n"
+	"[    1.051010] serio serio0: PM: serio_suspend returned 0 after 50000 usecs\n"
+	"[    1.051100] i8042 %s: PM: calling platform_pm_suspend @ 100, parent: %s\n"
+	"[    1.061100] i8042 %s: PM: platform_pm_suspend returned 0 after 10000 usecs\n"
+	"[    1.061200] e1000e eth: PM: calling pci_pm_suspend @ 100, parent: pci0\n"
+	"[    1.091200] e1000e eth: PM: pci_pm_suspend returned 0 after 30000 usecs\n"
+	"[    1.091300] sd disk: PM: calling scsi_bus_suspend @ 203, parent: ata1\n"
+	"[    1.191300] sd disk: PM: scsi_bus_suspend returned 0 after 100000 usecs\n"
+	"[    1.191400] PM: suspend of devices complete after 190.400 msecs\n";
+
+/* one good cycle for summarize: the hostile name is each side's critical path */
+static const char hostile_cycle[] =
+	"[    1.000000] PM: suspend entry (deep)\n"
+	"[    1.001000] i8042 %s: PM: calling platform_pm_suspend @ 100, parent: platform\n"
+	"[    1.011000] i8042 %s: PM: platform_pm_suspend returned 0 after 10000 usecs\n"
+	"[    1.011100] PM: suspend of devices complete after 10.100 msecs\n"
+	"[    1.012000] PM: late suspend of devices complete after 0.100 msecs\n"
+	"[    1.013000] PM: noirq suspend of devices complete after 0.100 msecs\n"
+	"[    2.000000] PM: noirq resume of devices complete after 0.100 msecs\n"
+	"[    2.001000] PM: early resume of devices complete after 0.100 msecs\n"
+	"[    2.002000] i8042 %s: PM: calling platform_pm_resume @ 100, parent: platform\n"
+	"[    2.012000] i8042 %s: PM: platform_pm_resume returned 0 after 10000 usecs\n"
+	"[    2.012100] PM: resume of devices complete after 10.100 msecs\n";
+
+static const struct {
+	const char *name;
+	int refused;		/* no kernel device name looks like it */
+	const char *json;	/* the name as --json must write it */
+	const char *decoy;	/* a name its find pattern must not match */
+} hostile[] = {
+	{ "it's", 0, "it's", NULL },
+	{ "x'$(touch pwned)'y", 0, "x'$(touch pwned)'y", NULL },
+	{ "b`touch pwned`q'`touch pwned`'", 0, "b`touch pwned`q'`touch pwned`'",
+	  NULL },
+	{ "q\"u\"o'te", 0, "q\\\"u\\\"o'te", NULL },
+	{ "sp ace 'dev' $HOME", 0, "sp ace 'dev' $HOME", NULL },
+	{ "st*r?[a]\\b", 0, "st*r?[a]\\\\b", "stZZrZab" },
+	{ "caf\xc3\xa9", 0, "caf\xc3\xa9", NULL },
+	{ "e\x1b[31msc", 1, "e\\u001b[31msc", NULL },
+	{ "c\rr'$(touch pwned)'", 1, "c\\u000dr'$(touch pwned)'", NULL },
+	{ "t\tab", 1, "t\\u0009ab", NULL },
+	{ "c1\xc2\x9b" "x", 1, "c1\\u009bx", NULL },
+	{ "bad\xff'$(touch pwned)'", 1, "bad\xef\xbf\xbd'$(touch pwned)'", NULL },
+	{ "ov\xc0\xaf" "er", 1, "ov\xef\xbf\xbd\xef\xbf\xbd" "er", NULL },
+	{ "tr\xe2\x82" "x", 1, "tr\xef\xbf\xbd" "x", NULL },
+	{ "sl/ash", 1, "sl/ash", NULL },
+	{ "..", 1, "..", NULL },
+};
+
+/* 1 if the @n bytes at @s are UTF-8 (shortest forms, no surrogates) */
+static int utf8_ok(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		unsigned long cp, min;
+		unsigned int k, i;
+
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if (*p >= 0xc2 && *p <= 0xdf) {
+			k = 1;
+			cp = *p & 0x1f;
+			min = 0x80;
+		} else if (*p >= 0xe0 && *p <= 0xef) {
+			k = 2;
+			cp = *p & 0x0f;
+			min = 0x800;
+		} else if (*p >= 0xf0 && *p <= 0xf4) {
+			k = 3;
+			cp = *p & 0x07;
+			min = 0x10000;
+		} else {
+			return 0;
+		}
+		if ((size_t)(end - p) <= k)
+			return 0;
+		for (i = 1; i <= k; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		p += k + 1;
+	}
+	return 1;
+}
+
+/* a small JSON syntax check (RFC 8259), recursive descent */
+static int jv_value(const char **s, int depth);
+
+static void jv_ws(const char **s)
+{
+	while (**s == ' ' || **s == '\t' || **s == '\n' || **s == '\r')
+		(*s)++;
+}
+
+static int jv_string(const char **s)
+{
+	const char *p = *s;
+	int i;
+
+	if (*p++ != '"')
+		return 0;
+	for (;;) {
+		unsigned char c = (unsigned char)*p++;
+
+		if (c == '"')
+			break;
+		if (c < 0x20)	/* a raw control character, or the end */
+			return 0;
+		if (c != '\\')
+			continue;
+		c = (unsigned char)*p++;
+		if (c == 'u') {
+			for (i = 0; i < 4; i++)
+				if (!isxdigit((unsigned char)*p++))
+					return 0;
+		} else if (!c || !strchr("\"\\/bfnrt", c)) {
+			return 0;
+		}
+	}
+	*s = p;
+	return 1;
+}
+
+static int jv_number(const char **s)
+{
+	const char *p = *s;
+
+	if (*p == '-')
+		p++;
+	if (*p == '0')
+		p++;
+	else if (*p >= '1' && *p <= '9')
+		while (isdigit((unsigned char)*p))
+			p++;
+	else
+		return 0;
+	if (*p == '.') {
+		if (!isdigit((unsigned char)*++p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	if (*p == 'e' || *p == 'E') {
+		p++;
+		if (*p == '+' || *p == '-')
+			p++;
+		if (!isdigit((unsigned char)*p))
+			return 0;
+		while (isdigit((unsigned char)*p))
+			p++;
+	}
+	*s = p;
+	return 1;
+}
+
+/* OPEN (value | string ':' value) [, ...] CLOSE */
+static int jv_members(const char **s, int depth, char close, int keyed)
+{
+	(*s)++;
+	jv_ws(s);
+	if (**s == close) {
+		(*s)++;
+		return 1;
+	}
+	for (;;) {
+		if (keyed) {
+			if (!jv_string(s))
+				return 0;
+			jv_ws(s);
+			if (*(*s)++ != ':')
+				return 0;
+		}
+		if (!jv_value(s, depth + 1))
+			return 0;
+		jv_ws(s);
+		if (**s == close) {
+			(*s)++;
+			return 1;
+		}
+		if (*(*s)++ != ',')
+			return 0;
+		jv_ws(s);
+	}
+}
+
+static int jv_value(const char **s, int depth)
+{
+	static const char *const lit[] = { "true", "false", "null" };
+	size_t i;
+
+	if (depth > 64)
+		return 0;
+	jv_ws(s);
+	if (**s == '{')
+		return jv_members(s, depth, '}', 1);
+	if (**s == '[')
+		return jv_members(s, depth, ']', 0);
+	if (**s == '"')
+		return jv_string(s);
+	for (i = 0; i < ARRAY_SIZE(lit); i++)
+		if (!strncmp(*s, lit[i], strlen(lit[i]))) {
+			*s += strlen(lit[i]);
+			return 1;
+		}
+	return jv_number(s);
+}
+
+/* one JSON text: valid syntax, valid UTF-8 */
+static int json_ok(const char *s)
+{
+	const char *p = s;
+
+	if (!utf8_ok(s, strlen(s)))
+		return 0;
+	if (!jv_value(&p, 0))
+		return 0;
+	jv_ws(&p);
+	return !*p;
+}
+
+/*
+ * The words sh makes of @line ("set -- LINE" in a script in @dir, run
+ * there), at most @max in @w (malloc'd).  Returns how many, -1 if sh
+ * failed.
+ */
+static int sh_words(const char *dir, const char *line, char **w, int max)
+{
+	char *path = xasprintf("%s/words.sh", dir), *cmd, buf[8192];
+	FILE *f = fopen(path, "w"), *p;
+	size_t len, i, start = 0;
+	int n = 0;
+
+	if (!f) {
+		free(path);
+		return -1;
+	}
+	fprintf(f, "set -- %s\nprintf '%%s\\0' \"$@\"\n", line);
+	fclose(f);
+	cmd = xasprintf("cd '%s' && sh ./words.sh 2>/dev/null", dir);
+	p = popen(cmd, "r");
+	len = p ? fread(buf, 1, sizeof(buf), p) : 0;
+	if (!p || pclose(p))
+		n = -1;
+	for (i = 0; n >= 0 && i < len; i++) {
+		if (buf[i])
+			continue;
+		if (n < max)
+			w[n] = xstrndup(buf + start, i - start);
+		n++;
+		start = i + 1;
+	}
+	free(cmd);
+	free(path);
+	return n > max ? -1 : n;
+}
+
+static void free_words(char **w, int n)
+{
+	while (n-- > 0)
+		free(w[n]);
+}
+
+/* what one run's "To try the set" block must hold */
+struct try_want {
+	const char *name;	/* the advised device named in the log */
+	const char *dir;	/* its reconstructed sysfs directory */
+	const char *decoy;	/* what its -name pattern must not match */
+	const char *ppath;	/* what its -path pattern must match */
+	const char *pdecoy;	/* what it must not */
+};
+
+/*
+ * Check one "echo enabled > PATH" line and the find line under it
+ * against @want[0..n): the words sh makes of them.  Returns the index
+ * of the device the line is for, -1 (with a diag) if it is wrong.
+ */
+static int check_echo(const char *dir, const char *line, const char *hint,
+		      const struct try_want *want, int n)
+{
+	char *w[8], *path;
+	const char *f;
+	int nw, k, i, good;
+
+	nw = sh_words(dir, line + strlen("  echo enabled > "), w, 8);
+	if (nw != 1) {
+		diag("not one word (%d): %s", nw, line);
+		free_words(w, nw);
+		return -1;
+	}
+	for (k = 0; k < n; k++) {
+		path = xasprintf("%s/power/async", want[k].dir);
+		good = !strcmp(w[0], path);
+		free(path);
+		if (good)
+			break;
+	}
+	free_words(w, nw);
+	if (k == n) {
+		diag("unexpected path: %s", line);
+		return -1;
+	}
+	/* "  #   [(chain ...) ]if absent: find ..." */
+	f = hint && !strncmp(hint, "  #   ", 6) ?
+		strstr(hint, "if absent: find ") : NULL;
+	if (!f) {
+		diag("no find line after: %s", line);
+		return -1;
+	}
+	nw = sh_words(dir, f + strlen("if absent: find "), w, 8);
+	good = (nw == 5 || nw == 7) && !strcmp(w[0], "/sys/devices") &&
+	       !strcmp(w[1], "-type") && !strcmp(w[2], "d") &&
+	       !strcmp(w[3], "-name") && !fnmatch(w[4], want[k].name, 0) &&
+	       (!want[k].decoy || fnmatch(w[4], want[k].decoy, 0));
+	if (good && nw == 7)
+		good = !strcmp(w[5], "-path") &&
+		       !fnmatch(w[6], want[k].ppath, 0) &&
+		       (!want[k].pdecoy || fnmatch(w[6], want[k].pdecoy, 0));
+	if (!good)
+		diag("wrong find words (%d) in: %s", nw, hint);
+	for (i = 0; i < nw && i < 8; i++)
+		free(w[i]);
+	return good ? k : -1;
+}
+
+/* mkdir -p @dir (absolute) */
+static void mkdirs(const char *dir)
+{
+	char *p = xstrdup(dir), *s;
+
+	for (s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			mkdir(p, 0755);
+			*s = '/';
+		}
+	mkdir(p, 0755);
+	free(p);
+}
+
+/*
+ * The "To try the set" block of @out: every line a comment or an echo
+ * command, nothing a terminal would take for a control sequence, each
+ * echo line one word (@want's directories), each find line the right
+ * patterns; run as a whole with /sys/devices moved to @dir/sys/devices,
+ * it enables the advised devices there and touches nothing else.
+ * Returns the number of echo lines, -1 if something is wrong; *skipped
+ * counts the "# skipped" comments.
+ */
+static int check_try_block(const char *dir, const char *out,
+			   const struct try_want *want, int n, int *skipped)
+{
+	const char *b = strstr(out, "\nTo try the set");
+	char *block, *line, *save, *prev = NULL, *script, *fake, *s;
+	int necho = 0, bad = 0, k, seen[4] = { 0 };
+	FILE *f;
+
+	*skipped = 0;
+	if (!b) {
+		diag("no \"To try the set\" block");
+		return -1;
+	}
+	b = strchr(b + 1, '\n') + 1;
+	block = xstrdup(b);
+	if (strstr(block, "\n\n"))
+		strstr(block, "\n\n")[1] = 0;
+	for (s = block; *s; s++)
+		if ((*s != '\n' && (unsigned char)*s < 0x20) || *s == 0x7f)
+			bad = 1;
+	if (bad || !utf8_ok(block, strlen(block))) {
+		diag("a control character or bytes not UTF-8 in the block");
+		free(block);
+		return -1;
+	}
+	/* the script: /sys/devices moved into the scratch directory */
+	fake = xasprintf("'%s/sys/devices/", dir);
+	script = xstrdup("");
+	for (s = block; *s;) {
+		char *hit = strstr(s, "'/sys/devices/"), *t;
+
+		if (!hit)
+			hit = s + strlen(s);
+		t = xasprintf("%s%.*s%s", script, (int)(hit - s), s,
+			      *hit ? fake : "");
+		free(script);
+		script = t;
+		s = *hit ? hit + strlen("'/sys/devices/") : hit;
+	}
+	free(fake);
+	for (line = strtok_r(block, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (prev) {
+			k = check_echo(dir, prev, line, want, n);
+			if (k < 0)
+				bad = 1;
+			else
+				seen[k]++;
+			prev = NULL;
+		}
+		if (!strncmp(line, "  echo enabled > ", 17)) {
+			prev = line;
+			necho++;
+		} else if (!strncmp(line, "  # skipped", 11)) {
+			(*skipped)++;
+		} else if (strncmp(line, "  # ", 4)) {
+			diag("neither a command nor a comment: %s", line);
+			bad = 1;
+		}
+	}
+	if (prev && check_echo(dir, prev, NULL, want, n) < 0)
+		bad = 1;
+	for (k = 0; k < n && k < 4; k++) {
+		char *p = xasprintf("%s/%s/power", dir, want[k].dir + 1);
+
+		mkdirs(p);
+		free(p);
+		if (seen[k] > 1)
+			bad = 1;
+	}
+	line = xasprintf("%s/block.sh", dir);
+	f = fopen(line, "w");
+	if (f) {
+		fputs(script, f);
+		fclose(f);
+	}
+	free(line);
+	free(script);
+	sh("cd '%s' && sh ./block.sh >/dev/null 2>&1", dir);
+	for (k = 0; k < n; k++) {
+		char *p = xasprintf("%s/%s/power/async", dir, want[k].dir + 1);
+		char got[32] = "";
+
+		f = fopen(p, "r");
+		if (f) {
+			if (!fgets(got, sizeof(got), f))
+				got[0] = 0;
+			fclose(f);
+		}
+		if (!!seen[k] != !strcmp(got, "enabled\n")) {
+			diag("the block run in %s: %s/power/async holds '%s'",
+			     dir, want[k].dir, got);
+			bad = 1;
+		}
+		free(p);
+	}
+	line = xasprintf("%s/pwned", dir);
+	if (!access(line, F_OK)) {
+		diag("a name's command substitution ran (%s created)", line);
+		bad = 1;
+	}
+	free(line);
+	free(block);
+	return bad ? -1 : necho;
+}
+
+/*
+ * Write the hostile log: @dev is the device the advice names, @par its
+ * parent; with @par NULL the summarize cycle of @dev instead.
+ */
+static int write_hostile_log(const char *path, const char *dev, const char *par)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return 0;
+	if (par)
+		fprintf(f, hostile_log, dev, dev, dev, par, dev);
+	else
+		fprintf(f, hostile_cycle, dev, dev, dev, dev);
+	return !fclose(f);
+}
+
+static void test_safe_output(void)
+{
+	char base[] = "/tmp/pmadv-hostile.XXXXXX";
+	size_t i;
+	int variant, nrun = 0;
+
+	if (!mkdtemp(base)) {
+		ok(0, "safe output: temporary directory");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(hostile); i++) {
+		for (variant = 0; variant < 2; variant++) {
+			const char *nm = hostile[i].name;
+			const char *vn = variant ? "parent" : "device";
+			char *dir = xasprintf("%s/run%d", base, nrun++);
+			char *log = xasprintf("%s/h.txt", dir);
+			char *a, *out, *want_json;
+			struct try_want want[2];
+			int st, n = 0, necho, skipped;
+
+			mkdir(dir, 0755);
+			if (!write_hostile_log(log, variant ? "i8042" : nm,
+					       variant ? nm : "platform")) {
+				ok(0, "safe output: write %s", log);
+				free(log);
+				free(dir);
+				continue;
+			}
+			if (!hostile[i].refused) {
+				want[n].name = variant ? "i8042" : nm;
+				if (variant)
+					want[n].dir = xasprintf("/sys/devices/%s/i8042",
+								nm);
+				else
+					want[n].dir = xasprintf("/sys/devices/platform/%s",
+								nm);
+				want[n].decoy = variant ? NULL :
+					hostile[i].decoy;
+				want[n].ppath = want[n].dir;
+				want[n].pdecoy = variant && hostile[i].decoy ?
+					xasprintf("/sys/devices/%s/i8042",
+						  hostile[i].decoy) : NULL;
+				n++;
+			}
+			want[n].name = "eth";
+			want[n].dir = xstrdup("/sys/devices/pci0/eth");
+			want[n].decoy = NULL;
+			want[n].ppath = want[n].dir;
+			want[n].pdecoy = NULL;
+			n++;
+			a = xasprintf("--policy 6.12 '%s'", log);
+			out = run(a, &st);
+			necho = st ? -1 :
+				check_try_block(dir, out, want, n, &skipped);
+			ok(necho == n && skipped == hostile[i].refused,
+			   "safe output: hostile %s name %d (%s): %s%s",
+			   vn, (int)i + 1,
+			   hostile[i].refused ? "refused" : "quoted",
+			   hostile[i].refused ? "skipped with a comment, " :
+			   "one sh word, find pattern literal, ",
+			   "the block runs in a sandbox without running the name");
+			free(out);
+			free(a);
+			a = xasprintf("--json --policy 6.12 '%s'", log);
+			out = run(a, &st);
+			want_json = variant ?
+				xasprintf("\"sysfs\": \"/sys/devices/%s/i8042/power/async\"",
+					  hostile[i].json) :
+				xasprintf("\"device\": \"%s\"", hostile[i].json);
+			ok(st == 0 && json_ok(out) && strstr(out, want_json),
+			   "safe output: hostile %s name %d: --json is valid UTF-8 and JSON, %s",
+			   vn, (int)i + 1,
+			   "the name escaped (controls \\u00XX, bad bytes U+FFFD)");
+			if (!json_ok(out))
+				diag("not valid JSON / UTF-8");
+			else if (!strstr(out, want_json))
+				diag("missing: %s", want_json);
+			free(want_json);
+			free(out);
+			free(a);
+			if (!variant && write_hostile_log(log, nm, NULL)) {
+				a = xasprintf("summarize --json --label L '%s'", log);
+				out = run(a, &st);
+				ok(json_ok(out) && strstr(out, hostile[i].json),
+				   "safe output: hostile name %d: summarize --json is valid UTF-8 and JSON, the name escaped",
+				   (int)i + 1);
+				free(out);
+				free(a);
+			}
+			while (n--)
+				free((char *)want[n].dir);
+			free((char *)want[0].pdecoy);
+			free(log);
+			free(dir);
+		}
+	}
+	sh("rm -rf '%s'", base);
+}
+
+/*
+ * No log line holds a newline, but a name may come from elsewhere one day:
+ * the advice topology with i8042 renamed by hand, through report_text()
+ * and report_json().
+ */
+static void test_safe_output_newline(void)
+{
+	char base[] = "/tmp/pmadv-newline.XXXXXX", *buf = NULL;
+	struct try_want want = { "eth", "/sys/devices/eth", NULL,
+				 "/sys/devices/eth", NULL };
+	struct analysis a;
+	struct graph g;
+	size_t len = 0;
+	int ph, i, necho, skipped;
+	FILE *f;
+
+	if (!mkdtemp(base) ||
+	    topo(&g, "disk async=1 suspend=100000\n"
+		     "eth async=0 suspend=30000\n"
+		     "i8042 async=0 suspend=10000\n"
+		     "serio0 parent=i8042 async=1 suspend=50000\n"
+		     "serio1 parent=i8042 async=1 suspend=50000\n")) {
+		ok(0, "safe output: newline topology");
+		return;
+	}
+	i = graph_find(&g, "i8042");
+	free(g.d[i].name);
+	g.d[i].name = xstrdup("new\nline'$(touch pwned)'");
+	memset(&a, 0, sizeof(a));
+	a.g = &g;
+	a.topology = "test";
+	a.top = 10;
+	a.min_gain_us = 50;
+	a.sp.limit = 256;
+	a.sp.stock = POL_612;
+	a.units.scale = 1;
+	a.units.ratio = NAN;
+	a.units.why = "test";
+	a.overhead_why = "test";
+	for (ph = 0; ph < NPHASES; ph++)
+		a.observed[ph] = NAN;
+	analysis_run(&a, 5);
+	f = open_memstream(&buf, &len);
+	report_text(f, &a);
+	fclose(f);
+	necho = check_try_block(base, buf, &want, 1, &skipped);
+	ok(necho == 1 && skipped == 1,
+	   "safe output: a name with a newline is skipped with a comment; the block runs in a sandbox without running it");
+	free(buf);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	report_json(f, &a);
+	fclose(f);
+	ok(json_ok(buf) && strstr(buf, "\"new\\u000aline'$(touch pwned)'@none\""),
+	   "safe output: --json writes the newline as \\u000a");
+	free(buf);
+	analysis_free(&a);
+	graph_free(&g);
+	sh("rm -rf '%s'", base);
+}
+
 /* ------------------------------------------------------------ shared sample */
 
 static void test_sample(void)
@@ -1060,6 +1716,8 @@ int main(int argc, char **argv)
 	test_cli_sysfs();
 	test_cli_options();
 	test_summarize();
+	test_safe_output();
+	test_safe_output_newline();
 	test_sample();
 	printf("1..%d\n", ntest);
 	if (nfail)

@@ -747,5 +747,153 @@ run sh "$F" --help
 check "--help prints the usage" \
 	'[ $rc = 0 ] && grepq "usage: pm-async-measure" && grepq "--mark-async"'
 
+# ------------------------------------------------------------ safe output
+
+# Issue #28: a line the tool prints as a command is pasted into a root
+# shell.  The hostile names below only ever try "touch pwned", relative to
+# the working directory of the sh that reads them: $T/sand.
+# The tool runs there too: a name that did run could only touch
+# $SAND/pwned, never a file of the source tree.
+SAND=$T/sand
+mkdir -p "$SAND" "$T/fakebin" "$T/noadv"
+case $TOOL in /*) ;; *) TOOL=$PWD/$TOOL ;; esac
+case $ADVISE in /*) ;; *) ADVISE=$PWD/$ADVISE ;; esac
+cd "$SAND" || exit 1
+# a pm-async-advise that prints its arguments, one per line in brackets
+printf '#!/bin/sh\nprintf "[%%s]\\n" "$@" >"%s/args"\n' "$T" >"$T/fakebin/pm-async-advise"
+chmod +x "$T/fakebin/pm-async-advise"
+# the tool without an advisor next to it, nor one in a source tree above it
+cp "$TOOL" "$T/noadv/pm-async-measure"
+pwned() { [ -e "$SAND/pwned" ]; }
+# the line after the first one matching $1 in $T/out
+line_after() { sed -n "/$1/{n;p;q;}" "$T/out"; }
+
+odir=$T/'it'\''s $(touch pwned) `touch pwned` "q" *x'
+for sh_ in $shells; do
+	name=${sh_%_sh}
+	F=$T/safe-$name
+	mkfake "$F"
+	rm -rf "$odir" "$SAND/pwned" "$T/args"
+	tool_=$TOOL TOOL=$T/noadv/pm-async-measure ADV=
+	run $sh_ "$F" -n 1 --pm-test platform --settle 0 -o "$odir"
+	TOOL=$tool_
+	unset ADV
+	hint=$(line_after "summarize the logs with")
+	(cd "$SAND" && PATH=$T/fakebin:$PATH sh -c "$hint") >/dev/null 2>&1
+	want="[summarize]
+[--label]
+[sync]
+[$odir/cycle-001-sync.log]
+[--label]
+[async]
+[$odir/cycle-002-async.log]"
+	check "$name: without an advisor, the summarize command it prints for an output $(:
+		)directory named with ' \$() \` \" * runs as printed: the logs as arguments, $(:
+		)no command substitution" \
+		'[ $rc = 0 ] && [ "$(cat "$T/args" 2>/dev/null)" = "$want" ] && ! pwned'
+done
+
+nl='
+'
+F=$T/safe-nl
+mkfake "$F"
+rm -rf "$SAND/pwned"
+ndir="$T/new${nl}line \$(touch pwned)"
+tool_=$TOOL TOOL=$T/noadv/pm-async-measure ADV=
+run sh "$F" -n 1 --pm-test platform --settle 0 -o "$ndir"
+TOOL=$tool_
+unset ADV
+hint=$(line_after "summarize the logs with")
+check "an output directory with a newline: the summarize command is not printed, a $(:
+	)comment says why" \
+	'[ $rc = 0 ] && case $hint in "  # "*) true ;; *) false ;; esac &&
+		! grep -q "pwned)/cycle" "$T/out"'
+rm -rf "$ndir"
+
+# mkhostile DIR NAME...: the fake tree of mkfake with devices DIR/devices/NAME
+# (all async); in an async cycle the first of them still async fails.  The
+# fake dmesg reads the names from DIR/names and never expands them.
+mkhostile()
+{
+	F=$1
+	shift
+	mkfake "$F"
+	echo 0 >"$F/class/rtc/rtc0/wakealarm"
+	: >"$F/names"
+	for d in "$@"; do
+		mkdir -p "$F/devices/$d/power"
+		echo enabled >"$F/devices/$d/power/async"
+		printf '%s\n' "$d" >>"$F/names"
+	done
+	printf '#!/bin/sh\nF=%s\n' "$F" >"$F/dmesg"
+	cat >>"$F/dmesg" <<'EOF2'
+c=$(($(cat "$F/calls") + 1))
+echo $c >"$F/calls"
+echo "call $c" >>"$F/seen"
+if [ $c -ge 2 ]; then
+	a=$(cat "$F/power/pm_async")
+	fail=
+	{
+		echo "[ 1.0] PM: suspend entry (s2idle)"
+		while IFS= read -r d; do
+			printf '[ 1.1] lab %s: PM: calling lab_suspend @ 101, parent: none\n' "$d"
+			[ -z "$fail" ] && [ "$a" = 1 ] &&
+				[ "$(cat "$F/devices/$d/power/async")" = enabled ] && fail=$d
+		done <"$F/names"
+		if [ -n "$fail" ]; then
+			printf '[ 1.2] lab %s: PM: lab_suspend returned -11 after 20000 usecs\n' "$fail"
+			printf '[ 1.2] lab %s: PM: failed to suspend async: error -11\n' "$fail"
+			echo "[ 1.4] PM: suspend of devices aborted after 10.000 msecs"
+		else
+			echo "[ 1.4] PM: suspend of devices complete after 10.000 msecs"
+		fi
+		echo "[ 1.6] PM: resume of devices complete after 10.000 msecs"
+	} >>"$F/klog"
+fi
+cat "$F/klog"
+EOF2
+	chmod +x "$F/dmesg"
+}
+
+# --bisect on devices named q'u$(touch${IFS}pwned) (a udev rule can match it
+# literally) and ev"il* (it cannot: '"' ends the value, '*' is a pattern),
+# the rule file named with ' $() and a blank.
+F=$T/safe-bis
+good_name='q'\''u$(touch${IFS}pwned)'
+bad_name='ev"il*'
+mkhostile "$F" "$good_name" "$bad_name"
+rule=$T/'r'\''$(touch pwned) x.rules'
+rm -rf "$T/bis" "$SAND/pwned"
+run sh "$F" --bisect -n 2 --settle 0 --pm-test platform -o "$T/bis" --rule "$rule"
+rule_ok()
+{
+	[ -s "$rule" ] || return 1
+	# only comments and rule lines; one rule, the device that can be matched
+	[ "$(grep -vc -e '^#' -e '^ACTION=="add", DEVPATH=="[^"]*", ATTR{power/async}="disabled"$' \
+		"$rule")" = 0 ] || return 1
+	[ "$(grep -c '^ACTION' "$rule")" = 1 ] || return 1
+	grep -qxF "ACTION==\"add\", DEVPATH==\"/devices/$good_name\", ATTR{power/async}=\"disabled\"" \
+		"$rule" || return 1
+	grep -q '^# skipped' "$rule"
+}
+check "--bisect: the udev rule file has the rule of $good_name and, for $bad_name, a $(:
+	)comment instead of a broken rule" \
+	'[ $rc = 0 ] && rule_ok'
+inst=$(sed -n 's/^# install: cp //p' "$rule" 2>/dev/null)
+words=$(cd "$SAND" && sh -c "set -- $inst; printf '[%s]\n' \"\$@\"" 2>/dev/null)
+check "--bisect: the install command of the rule file quotes its name (' \$() and a $(:
+	)blank): two words, no command substitution" \
+	'[ "$words" = "[$rule]
+[/etc/udev/rules.d/]" ] && ! pwned'
+alt=$(sed -n 's/^# skipped .*; instead, as root: echo disabled > //p' "$rule" 2>/dev/null)
+words=$(cd "$SAND" && sh -c "set -- $alt; printf '[%s]\n' \"\$@\"" 2>/dev/null)
+check "--bisect: the comment for $bad_name gives the command to run instead, its path $(:
+	)one word" \
+	'[ "$words" = "[$F/devices/$bad_name/power/async]" ] && ! pwned'
+check "--bisect: hostile device names: nothing ran, every knob restored" \
+	'! pwned && [ ! -e "$T/pwned" ] && [ ! -e "$F/pwned" ] &&
+		[ "$(cat "$F/devices/$good_name/power/async")" = enabled ] &&
+		[ "$(cat "$F/devices/$bad_name/power/async")" = enabled ] && restored_ok "$F"'
+
 echo "1..$n"
 [ $fails = 0 ]

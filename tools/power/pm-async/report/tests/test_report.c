@@ -913,6 +913,100 @@ static int t_json(void)
 	return json_file_ok("out/stdout");
 }
 
+/*
+ * 1 if the @n bytes at @s are UTF-8: shortest forms, no surrogates, at
+ * most U+10FFFF (independent of the tools' own decoder).
+ */
+static int utf8_ok(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *end = p + n;
+
+	while (p < end) {
+		unsigned long cp, min;
+		unsigned int k, i;
+
+		if (*p < 0x80) {
+			p++;
+			continue;
+		}
+		if (*p >= 0xc2 && *p <= 0xdf) {
+			k = 1;
+			cp = *p & 0x1f;
+			min = 0x80;
+		} else if (*p >= 0xe0 && *p <= 0xef) {
+			k = 2;
+			cp = *p & 0x0f;
+			min = 0x800;
+		} else if (*p >= 0xf0 && *p <= 0xf4) {
+			k = 3;
+			cp = *p & 0x07;
+			min = 0x10000;
+		} else {
+			return 0;
+		}
+		if ((size_t)(end - p) <= k)
+			return 0;
+		for (i = 1; i <= k; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				return 0;
+			cp = cp << 6 | (p[i] & 0x3f);
+		}
+		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return 0;
+		p += k + 1;
+	}
+	return 1;
+}
+
+/*
+ * Issue #28: header values are free text.  A byte that is not UTF-8
+ * (0xff, the overlong 0xc0 0xaf, a truncated 0xe2 0x82) becomes U+FFFD in
+ * the JSON and the SVG, and a control character is escaped (JSON) or
+ * dropped (SVG): both stay valid UTF-8 and well-formed.
+ */
+static int t_hostile(void)
+{
+	FILE *f = fopen("out/hostile.txt", "w");
+	size_t len;
+	char *s;
+
+	CHECK(f);
+	fputs("=== cycle kernel=patched profile=bad\xff" "prof mode=async cycle=1 "
+	      "version=v\x1b[31m\xc0\xaf" "1 transition=t\xe2\x82" "x\n"
+	      "--- topology\nx.y:z-1 async=1\n--- report\n", f);
+	fputs("x.y:z-1 suspend 0 1000000 0 worker 0\n"
+	      "x.y:z-1 suspend_late 2000000 2100000 0 worker 0\n"
+	      "x.y:z-1 suspend_noirq 3000000 3100000 0 worker 0\n"
+	      "x.y:z-1 resume_noirq 4000000 4100000 0 worker 0\n"
+	      "x.y:z-1 resume_early 5000000 5100000 0 worker 0\n"
+	      "x.y:z-1 resume 6000000 7000000 0 worker 0\n"
+	      "violations 0\n--- pm\n", f);
+	fputs("PM: suspend of devices complete after 1.200 msecs\n"
+	      "PM: late suspend of devices complete after 0.200 msecs\n"
+	      "PM: noirq suspend of devices complete after 0.200 msecs\n"
+	      "PM: noirq resume of devices complete after 0.200 msecs\n"
+	      "PM: early resume of devices complete after 0.200 msecs\n"
+	      "PM: resume of devices complete after 1.200 msecs\n"
+	      "=== end\n", f);
+	CHECK(!fclose(f));
+	CHECK(run("--json out/hostile.json --svg out/hostile.svg out/hostile.txt") == 0);
+	s = slurp("out/hostile.json", &len);
+	CHECK(s && utf8_ok(s, len) && json_valid(s));
+	CHECK(strstr(s, "\"bad\xef\xbf\xbd" "prof\": {") &&
+	      strstr(s, "\"v\\u001b[31m\xef\xbf\xbd\xef\xbf\xbd" "1\""));
+	free(s);
+	CHECK(run("--json - out/hostile.txt") == 0);
+	s = slurp("out/stdout", &len);
+	CHECK(s && utf8_ok(s, len) && json_valid(s));
+	free(s);
+	s = slurp("out/hostile.svg", &len);
+	CHECK(s && utf8_ok(s, len) && xml_valid(s));
+	CHECK(strstr(s, "bad\xef\xbf\xbd" "prof") &&
+	      strstr(s, "v[31m\xef\xbf\xbd\xef\xbf\xbd" "1"));
+	free(s);
+	return 1;
+}
+
 static int t_filter(void)
 {
 	char *s;
@@ -999,6 +1093,7 @@ static const struct {
 	{ "usage errors exit 2 naming the option; a missing file 1", t_usage },
 	{ "table rows and numbers", t_table },
 	{ "JSON output parses and escapes", t_json },
+	{ "JSON and SVG stay UTF-8: bad bytes U+FFFD, controls escaped", t_hostile },
 	{ "--filter profile=", t_filter },
 	{ "SVG: well-formed, one rect per callback (25 devices)", t_svg_small },
 	{ "SVG: aggregated 2000-device cycle below 2 MB", t_svg_large },
