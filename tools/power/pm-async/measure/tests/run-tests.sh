@@ -736,7 +736,8 @@ for a in "-n abc:-n: 'abc' is not a whole number" "--cycles 0:--cycles: 0 is out
 	"--wake x:--wake: 'x' is not a whole number" \
 	"-w -5:-w: '-5' is not a whole number" "--wake 0:--wake: 0 is out of range" \
 	"--settle 1.5:--settle: '1.5' is not a whole number" "--advice-max x:--advice-max: 'x'" \
-	"--advice-min-ms 1e3:--advice-min-ms: '1e3' is not a number"; do
+	"--advice-min-ms 1e3:--advice-min-ms: '1e3' is not a number" \
+	"--pm-test bogus:--pm-test: 'bogus' is not a pm_test level"; do
 	want=${a#*:}
 	# shellcheck disable=SC2086
 	run sh "$F" ${a%%:*}
