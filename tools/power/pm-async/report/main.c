@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineread.h"
 #include "numarg.h"
 #include "report.h"
 
@@ -146,12 +147,11 @@ static int read_inputs(const struct opts *o, struct input *in)
 
 	for (i = 0; i < o->nfiles; i++) {
 		int is_stdin = !strcmp(o->files[i], "-");
-		FILE *f = is_stdin ? stdin : fopen(o->files[i], "r");
+		FILE *f = lr_open(o->files[i], err, sizeof(err));
 		int ret;
 
 		if (!f) {
-			fprintf(stderr, "pm-async-report: cannot open %s\n",
-				o->files[i]);
+			fprintf(stderr, "pm-async-report: %s\n", err);
 			return 1;
 		}
 		ret = parse_file(in, is_stdin ? "<stdin>" : o->files[i], f,

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineread.h"
 #include "report.h"
 
 enum section { SEC_NONE, SEC_TOPOLOGY, SEC_REPORT, SEC_PM };
@@ -26,6 +27,7 @@ struct parser {
 	enum section sec;
 	unsigned int seen;	/* bit per section already started */
 	int seen_violations;	/* "violations N" read in this report */
+	int klines, kline;	/* kernel PM lines outside blocks; 1st */
 };
 
 static int perr(struct parser *p, int line, const char *fmt, ...)
@@ -552,6 +554,45 @@ static int parse_in_block(struct parser *p, struct input *in, char *line)
 	}
 }
 
+/*
+ * A line of a machine's kernel log that pm-async-advise reads: a
+ * pm_print_times callback ("calling  DEV+ @ PID, parent: P", "DRIVER DEV:
+ * PM: calling CB @ PID, parent: P", "... returned N after N usecs") or a
+ * phase line ("PM: suspend of devices complete after X msecs").
+ */
+static int kernel_pm_line(const char *line)
+{
+	return strstr(line, " of devices complete after ") ||
+	       strstr(line, " of devices aborted after ") ||
+	       (strstr(line, "calling ") && strstr(line, " @ ") &&
+		strstr(line, ", parent: ")) ||
+	       (strstr(line, " returned ") && strstr(line, " usecs"));
+}
+
+/*
+ * "pm-async-advise 'PATH'" (sh_quote(): safe to paste), or words if the
+ * path holds a control character or bytes that are not UTF-8.
+ */
+static char *advise_command(const char *path)
+{
+	const char *s;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+	int n;
+
+	for (s = path; *s; s += n)
+		if (is_control(utf8_next(s, &n)))
+			return xstrdup("pm-async-advise on that file");
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return xstrdup("pm-async-advise on that file");
+	fputs("pm-async-advise ", f);
+	sh_quote(f, path);
+	fclose(f);
+	return buf;
+}
+
 static int parse_line(struct parser *p, struct input *in, char *line)
 {
 	size_t len = strlen(line);
@@ -561,6 +602,8 @@ static int parse_line(struct parser *p, struct input *in, char *line)
 		line[--len] = '\0';
 	if (p->cur)
 		return parse_in_block(p, in, line);
+	if (kernel_pm_line(line) && !p->klines++)
+		p->kline = p->line;
 	if (!strncmp(line, "=== cycle", 9) &&
 	    (line[9] == '\0' || line[9] == ' ' || line[9] == '\t'))
 		return parse_header(p, line + 9);
@@ -575,23 +618,36 @@ int parse_file(struct input *in, const char *path, FILE *f,
 	       char *err, size_t errlen)
 {
 	struct parser p = { .path = path, .err = err, .errlen = errlen };
-	char *line = NULL;
-	size_t cap = 0;
-	int ret = 0;
+	struct line_reader lr;
+	int ret = 0, rc, n0 = in->n;
 
-	while (getline(&line, &cap, f) >= 0) {
+	lr_init(&lr, f, REPORT_LINE_MAX);
+	while ((rc = lr_next(&lr)) > 0) {
 		p.line++;
-		ret = parse_line(&p, in, line);
+		if (rc == LR_TOO_LONG) {
+			ret = perr(&p, p.line, "line longer than %d bytes",
+				   REPORT_LINE_MAX);
+			break;
+		}
+		ret = parse_line(&p, in, lr.line);
 		if (ret)
 			break;
 	}
-	if (!ret && ferror(f))
+	if (!ret && rc == LR_ERROR)
 		ret = perr(&p, p.line, "read error");
 	if (!ret && p.cur)
 		ret = perr(&p, p.cur->line,
 			   "cycle block not terminated by '=== end'");
+	if (!ret && in->n == n0 && p.klines) {
+		char *cmd = advise_command(path);
+
+		ret = perr(&p, p.kline,
+			   "a kernel log, not pm_async_test cycles: no '=== cycle' block, but %d pm_print_times or 'PM: ... of devices complete' line(s); for a machine's suspend log run %s",
+			   p.klines, cmd);
+		free(cmd);
+	}
 	if (p.cur)
 		cycle_free(p.cur);
-	free(line);
+	lr_free(&lr);
 	return ret;
 }

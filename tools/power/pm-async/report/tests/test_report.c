@@ -1069,6 +1069,57 @@ static int t_svg_large(void)
 	return svg_file_ok("out/agg25.svg", 2000000, 0);
 }
 
+/* write @text to @path */
+static int put_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return 0;
+	fputs(text, f);
+	return !fclose(f);
+}
+
+/*
+ * Issue #28: a machine's kernel log is not lab cycles (it read as "no
+ * cycles found", exit 0).
+ */
+static int t_kernel_log(void)
+{
+	CHECK(put_file("out/dmesg.txt",
+		       "[  100.000000] PM: suspend entry (deep)\n"
+		       "[  100.001000] disk sd0: PM: calling lab_suspend @ 50, parent: ata1\n"
+		       "[  100.008000] disk sd0: PM: lab_suspend returned 0 after 7000 usecs\n"
+		       "[  100.010000] PM: suspend of devices complete after 10.000 msecs\n"));
+	CHECK(run("out/dmesg.txt") == 2);
+	CHECK(file_has("out/stderr", "out/dmesg.txt:2: a kernel log, not pm_async_test cycles"));
+	CHECK(file_has("out/stderr", "run pm-async-advise 'out/dmesg.txt'"));
+	/* boot noise only, no PM lines: still "no cycles found" */
+	CHECK(put_file("out/noise.txt", "[    0.000000] Linux version 7.3.0\n"));
+	return run("out/noise.txt") == 0 && file_has("out/stdout", "no cycles found");
+}
+
+/* a directory is not a file (it read as "FILE:0: read error", exit 2) */
+static int t_dir_input(void)
+{
+	return run("data") == 1 && file_has("out/stderr", "data: is a directory");
+}
+
+/* a line is not read whole: one over 1 MiB is an error, not 2 MiB of memory */
+static int t_long_line(void)
+{
+	FILE *f;
+	int k;
+
+	f = fopen("out/long.txt", "w");
+	CHECK(f);
+	for (k = 0; k < (2 << 20) / 64; k++)
+		fputs("0123456789012345678901234567890123456789012345678901234567890123", f);
+	fclose(f);
+	CHECK(run("out/long.txt") == 2);
+	return file_has("out/stderr", "out/long.txt:1: line longer than 1048576 bytes");
+}
+
 static const struct {
 	const char *desc;
 	int (*fn)(void);
@@ -1097,6 +1148,9 @@ static const struct {
 	{ "--filter profile=", t_filter },
 	{ "SVG: well-formed, one rect per callback (25 devices)", t_svg_small },
 	{ "SVG: aggregated 2000-device cycle below 2 MB", t_svg_large },
+	{ "a kernel log is not lab cycles: exit 2 naming pm-async-advise", t_kernel_log },
+	{ "a directory given as input: exit 1, said so", t_dir_input },
+	{ "a 2 MiB line: an error naming FILE:LINE", t_long_line },
 };
 
 /* a case's result, 0 if a CHECK failed in it */
