@@ -16,12 +16,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineread.h"
 #include "pmadv.h"
 
 void graph_init(struct graph *g)
 {
 	memset(g, 0, sizeof(*g));
 	strmap_init(&g->byname);
+	strmap_init(&g->bykey);
 	g->pm_pid = -1;
 	g->scale = 1.0;
 	g->topo_ok = 1;
@@ -57,6 +59,7 @@ void graph_free(struct graph *g)
 		free(g->notes[i].text);
 	free(g->notes);
 	strmap_free(&g->byname);
+	strmap_free(&g->bykey);
 	memset(g, 0, sizeof(*g));
 }
 
@@ -74,11 +77,31 @@ void graph_note(struct graph *g, int line, const char *fmt, ...)
 	g->nnotes++;
 }
 
+/*
+ * "NAME\x1f" then "-" or "PPARENT" (no parent or its name): the key of
+ * g->bykey, in @buf if it fits (@n bytes), else allocated (free it if it
+ * is not @buf)
+ */
+static char *dev_key(const char *name, const char *parent, char *buf,
+		     size_t n)
+{
+	size_t ln = strlen(name), lp = parent ? strlen(parent) : 0;
+	char *k = ln + lp + 3 <= n ? buf : xmalloc(ln + lp + 3);
+
+	memcpy(k, name, ln);
+	k[ln] = '\x1f';
+	k[ln + 1] = parent ? 'P' : '-';
+	memcpy(k + ln + 2, parent ? parent : "", lp);
+	k[ln + 2 + lp] = 0;
+	return k;
+}
+
 int graph_add_dev(struct graph *g, const char *name, const char *driver,
 		  const char *parent_name)
 {
 	struct dev *d;
 	int i, ph, first;
+	char buf[256], *key;
 
 	DA_GROW(g->d, g->n, g->cap);
 	i = g->n++;
@@ -90,18 +113,33 @@ int graph_add_dev(struct graph *g, const char *name, const char *driver,
 	d->parent = -1;
 	d->async = 1;
 	d->next_same_name = -1;
+	d->next_same_key = -1;
+	d->last_same_name = i;
+	d->last_same_key = i;
+	d->same_count = 1;
 	for (ph = 0; ph < NPHASES; ph++) {
 		d->order[ph] = -1;
 		d->pid[ph] = -1;
 	}
+	/* chains in log order, appended at their last (no walk) */
 	first = strmap_get(&g->byname, name, -1);
 	if (first < 0) {
 		strmap_set(&g->byname, name, i);
 	} else {
-		while (g->d[first].next_same_name >= 0)
-			first = g->d[first].next_same_name;
-		g->d[first].next_same_name = i;
+		g->d[g->d[first].last_same_name].next_same_name = i;
+		g->d[first].last_same_name = i;
+		g->d[first].same_count++;
 	}
+	key = dev_key(name, parent_name, buf, sizeof(buf));
+	first = strmap_get(&g->bykey, key, -1);
+	if (first < 0) {
+		strmap_set(&g->bykey, key, i);
+	} else {
+		g->d[g->d[first].last_same_key].next_same_key = i;
+		g->d[first].last_same_key = i;
+	}
+	if (key != buf)
+		free(key);
 	return i;
 }
 
@@ -117,19 +155,34 @@ static int same_parent(const char *a, const char *b)
 	return !strcmp(a, b);
 }
 
-/* find the device of a callback record; any_parent: parent not known */
+/*
+ * find the device of a callback record; any_parent: parent not known.
+ * The first in log order: a known parent looks only at the devices with
+ * that name and parent name.
+ */
 static int lookup_rec(struct graph *g, const struct cbrec *r, int any_parent)
 {
+	char buf[256], *key = NULL;
 	int i;
 
-	for (i = graph_find(g, r->dev); i >= 0; i = g->d[i].next_same_name) {
+	if (any_parent) {
+		i = graph_find(g, r->dev);
+	} else {
+		key = dev_key(r->dev, r->parent, buf, sizeof(buf));
+		i = strmap_get(&g->bykey, key, -1);
+		if (key != buf)
+			free(key);
+	}
+	for (; i >= 0;
+	     i = any_parent ? g->d[i].next_same_name : g->d[i].next_same_key) {
 		struct dev *d = &g->d[i];
 
 		if (d->placeholder)
 			continue;
 		if (*d->driver && *r->driver && strcmp(d->driver, r->driver))
 			continue;
-		if (!any_parent && !same_parent(d->parent_name, r->parent))
+		if (!any_parent && (strcmp(d->name, r->dev) ||
+				    !same_parent(d->parent_name, r->parent)))
 			continue;
 		if (!*d->driver && *r->driver) {
 			free(d->driver);
@@ -237,23 +290,80 @@ int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
 	return graph_resolve(g);
 }
 
+/**
+ * loop_breaks() - the parent edges that would close a loop
+ * @g: the graph, g->d[].parent set where known
+ * @tent: the parent each other device is to get (-1: none), per device
+ * @drop: gets 1 for the devices whose @tent edge is refused
+ *
+ * Edges taken in device order, one that would close a loop refused (what
+ * a walk up from the new parent at each device would find): out of each
+ * loop the parents form, that is the edge of its last device in that
+ * order.  O(n): each device is walked once.
+ */
+static void loop_breaks(const struct graph *g, const int *tent,
+			unsigned char *drop)
+{
+	unsigned char *state = xcalloc((size_t)g->n + 1, 1);
+	int *walk = xmalloc(sizeof(int) * ((size_t)g->n + 1));
+	int s, x, n, k;
+
+	for (s = 0; s < g->n; s++) {
+		for (n = 0, x = s; x >= 0 && !state[x];
+		     x = g->d[x].parent >= 0 ? g->d[x].parent : tent[x]) {
+			state[x] = 1;	/* on this walk */
+			walk[n++] = x;
+		}
+		if (x >= 0 && state[x] == 1) {
+			int last = -1;
+
+			/* a loop: walk[k] == x to the end; its last new edge */
+			for (k = n - 1; k >= 0; k--) {
+				if (g->d[walk[k]].parent < 0 && walk[k] > last)
+					last = walk[k];
+				if (walk[k] == x)
+					break;
+			}
+			if (last >= 0)
+				drop[last] = 1;
+		}
+		for (k = 0; k < n; k++)
+			state[walk[k]] = 2;
+	}
+	free(state);
+	free(walk);
+}
+
 int graph_resolve(struct graph *g)
 {
-	int i, n0 = g->n;
+	int i, n0 = g->n, *tent, *amb;
+	unsigned char *drop;
 
+	tent = xmalloc(sizeof(int) * ((size_t)g->n + 1));
+	amb = xcalloc((size_t)g->n + 1, sizeof(int));
+	/*
+	 * The parent of each device: the first other device of that name,
+	 * else a placeholder.  Placeholders are added as the loop goes, so
+	 * later devices find them; they have no parent name themselves.
+	 */
 	for (i = 0; i < g->n; i++) {
 		struct dev *d = &g->d[i];
 		int c, cand = -1, ncand = 0;
 
+		if (i >= n0) {		/* a placeholder added below */
+			tent = xrealloc(tent, sizeof(int) * ((size_t)g->n + 1));
+			amb = xrealloc(amb, sizeof(int) * ((size_t)g->n + 1));
+			amb[i] = 0;
+		}
+		tent[i] = -1;
 		if (d->parent >= 0 || !d->parent_name)
 			continue;
-		for (c = graph_find(g, d->parent_name); c >= 0;
-		     c = g->d[c].next_same_name) {
-			if (c == i)
-				continue;
-			if (cand < 0)
-				cand = c;
-			ncand++;
+		c = graph_find(g, d->parent_name);
+		if (c >= 0) {
+			ncand = g->d[c].same_count;
+			if (!strcmp(d->name, d->parent_name))
+				ncand--;	/* itself */
+			cand = c == i ? g->d[c].next_same_name : c;
 		}
 		if (cand < 0) {
 			/* seen only as a parent */
@@ -263,33 +373,35 @@ int graph_resolve(struct graph *g)
 			g->d[cand].placeholder = 1;
 			g->d[cand].async = 1;
 			free(pn);
-			d = &g->d[i];	/* g->d may have moved */
 		} else if (ncand > 1) {
+			amb[i] = ncand;	/* devices of that name */
+		}
+		tent[i] = cand;
+	}
+	/* refuse parent loops from a malformed log */
+	drop = xcalloc((size_t)g->n + 1, 1);
+	loop_breaks(g, tent, drop);
+	for (i = 0; i < g->n; i++) {
+		struct dev *d = &g->d[i];
+
+		if (tent[i] < 0)
+			continue;
+		if (amb[i]) {
 			g->ambiguous_parents++;
 			graph_note(g, d->line[0] ? d->line[0] : 0,
 				   "parent name '%s' of %s is ambiguous (%d devices); used the first in log order",
-				   d->parent_name, d->name, ncand);
+				   d->parent_name, d->name, amb[i]);
 		}
-		/* refuse parent loops from a malformed log */
-		{
-			int a = cand, loop = 0, steps = 0;
-
-			while (a >= 0 && steps++ <= g->n) {
-				if (a == i) {
-					loop = 1;
-					break;
-				}
-				a = g->d[a].parent;
-			}
-			if (loop) {
-				graph_note(g, 0, "parent loop at %s; parent dropped",
-					   d->name);
-				continue;
-			}
+		if (drop[i]) {
+			graph_note(g, 0, "parent loop at %s; parent dropped",
+				   d->name);
+			continue;
 		}
-		d->parent = cand;
+		d->parent = tent[i];
 	}
-	(void)n0;
+	free(tent);
+	free(amb);
+	free(drop);
 	for (i = 0; i < g->n; i++)
 		g->d[i].nchildren = 0;
 	for (i = 0; i < g->n; i++) {
@@ -419,26 +531,37 @@ int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
  * "sync_state_only" and "dormant" (also "sync_state_only=0|1",
  * "status=STATUS" and "-"), as pm-async-measure writes them in links.txt.
  * '#' starts a comment.
+ *
+ * Returns 0, -1 if the file cannot be read (err says why: also for a
+ * directory) or -2 if it is not a links file: empty, or lines but none
+ * of them a link or a comment.
  */
 int graph_read_links(struct graph *g, const char *path, char *err,
 		     size_t errlen)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0;
+	FILE *f = lr_open(path, err, errlen);
+	struct line_reader lr;
+	int lineno = 0, rc, nlink = 0, ncomment = 0;
 
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot open links file", path);
+	if (!f)
 		return -1;
-	}
 	g->links_given = 1;
-	while (getline(&line, &cap, f) >= 0) {
+	lr_init(&lr, f, LINE_MAX_BYTES);
+	while ((rc = lr_next(&lr)) > 0) {
 		char *p, *hash, *fld[8], *cons, *sup, *dd, *save = NULL, where[300];
+		char *line = lr.line;
 		const char *sep;
 		int n = 0, k, fl, flags = 0, bad = 0;
 
 		lineno++;
+		if (rc == LR_TOO_LONG) {
+			graph_note(g, lineno,
+				   "%s:%d: longer than %d bytes; skipped",
+				   path, lineno, LINE_MAX_BYTES);
+			continue;
+		}
+		if (strchr(line, '#'))
+			ncomment++;
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
@@ -482,10 +605,29 @@ int graph_read_links(struct graph *g, const char *path, char *err,
 			graph_note(g, lineno, "%s: unknown link flag; link skipped", where);
 			continue;
 		}
+		nlink++;
 		graph_link_by_name(g, cons, sup, flags, where, 0);
 	}
-	free(line);
-	fclose(f);
+	lr_free(&lr);
+	if (rc == LR_ERROR) {
+		snprintf(err, errlen, "%s: read error after line %d", path,
+			 lineno);
+		if (f != stdin)
+			fclose(f);
+		return -1;
+	}
+	if (f != stdin)
+		fclose(f);
+	if (!lineno) {
+		snprintf(err, errlen, "%s: empty: not a links file", path);
+		return -2;
+	}
+	if (!nlink && !ncomment) {
+		snprintf(err, errlen,
+			 "%s: not a links file: none of its %d lines is a link ('CONSUMER SUPPLIER [sync_state_only] [dormant]' or 'bus:SUPPLIER--bus:CONSUMER') or a comment",
+			 path, lineno);
+		return -2;
+	}
 	return 0;
 }
 

@@ -53,6 +53,24 @@ static void json_chain(FILE *f, const struct graph *g, const struct cpath *cp,
 	fputc(']', f);
 }
 
+/* ', "no_prediction": {POLICY: why, ...}' for the predictions not made */
+static void json_stuck(FILE *f, const struct analysis *a, int ph)
+{
+	char why[1024];
+	int pol, n = 0;
+
+	for (pol = 0; pol < NPOLICIES; pol++) {
+		if (!a->g->has_phase[ph] || !isnan(a->pred[ph][pol]))
+			continue;
+		stuck_text(a, ph, pol, why, sizeof(why));
+		fprintf(f, "%s\"%s\": ", n++ ? ", " : ", \"no_prediction\": {",
+			policy_key[pol]);
+		json_quote(f, why);
+	}
+	if (n)
+		fputc('}', f);
+}
+
 static int phase_seen(const struct analysis *a, int ph)
 {
 	return a->g->has_phase[ph] || !isnan(a->observed[ph]);
@@ -82,8 +100,13 @@ void report_json(FILE *f, const struct analysis *a)
 			", \"cycle\": %d, \"cycles\": %d, \"lines\": %d, \"used_lines\": %d, \"skipped_lines\": %d",
 			a->cycle + 1, a->cblog->ncycles, a->cblog->nlines,
 			a->cblog->used, a->cblog->skipped);
+		fprintf(f, ", \"too_long_lines\": %d, \"journal_json\": %s",
+			a->cblog->too_long,
+			a->cblog->format & FMT_JOURNAL ? "true" : "false");
 	}
 	fputs("},\n", f);
+	fprintf(f, "  \"transition\": \"%s\",\n",
+		a->hibernation ? "hibernation" : "suspend");
 	fprintf(f,
 		"  \"devices\": %d,\n  \"devices_with_callbacks\": %d,\n  \"devices_parent_only\": %d,\n",
 		g->n, ncb, g->n - ncb);
@@ -150,6 +173,9 @@ void report_json(FILE *f, const struct analysis *a)
 		json_num(f, cp->total_us / 1e3);
 		fputs(", \"critical_path\": ", f);
 		json_chain(f, g, cp, ph);
+		json_stuck(f, a, ph);
+		fputs(", \"name\": ", f);
+		json_quote(f, a->phase_name[ph]);
 		fputc('}', f);
 	}
 	fputs("\n  },\n  \"totals\": {", f);
@@ -174,9 +200,15 @@ void report_json(FILE *f, const struct analysis *a)
 			fprintf(f, ", \"%s\": ", policy_key[pol]);
 			json_num(f, pr[pol]);
 		}
-		fputs("}}", f);
+		fputs("}, \"name\": ", f);
+		json_quote(f, a->side_name[side]);
+		fputc('}', f);
 	}
-	fputs("\n  },\n  \"advice\": [", f);
+	fprintf(f,
+		"\n  },\n  \"ranking\": {\"sync_devices\": %d, \"on_critical_path\": %d, \"simulated\": %d, \"candidates_per_step\": %d},\n",
+		a->adv.nitems, a->adv.on_path, a->adv.simulated,
+		a->adv.cand_max);
+	fputs("  \"advice\": [", f);
 	for (i = 0, first = 1; i < a->adv.nitems; i++) {
 		const struct advice_item *it = &a->adv.items[i];
 		double ss = 0, rs = 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <sys/utsname.h>
 
+#include "lineread.h"
 #include "numarg.h"
 #include "pmadv.h"
 
@@ -41,14 +42,18 @@ static void print_usage(FILE *f)
 	      "  --max N           size limit of the advised set (default 5)\n"
 	      "  --min-gain-ms X   smallest extra saving worth a device in the set (0.05)\n"
 	      "  --top N           rows of the single-device ranking shown (default 10)\n"
+	      "  --candidates N    sync devices simulated per ranking step, those on the\n"
+	      "                    critical path holding it longest (default: 400000 /\n"
+	      "                    devices, at least 32)\n"
 	      "  --limit N         async concurrency slots (default 256)\n"
 	      "  --overhead-us X   per-callback overhead (default: measured from the log)\n"
 	      "  --units U         auto|us|ns1024: unit of printed 'usecs' (default auto)\n"
 	      "  --profile FILE    write the graph as a lab topology ('-' = stdout)\n"
 	      "  --scale F         scale durations in the profile (default 1.0)\n"
 	      "  --version, -h, --help\n"
-	      "Exit status: 0 ok, 1 I/O error, 2 bad input: a wrong option or value, or no\n"
-	      "usable PM lines in the log.\n",
+	      "Exit status: 0 ok, 1 I/O error (also a directory given as a file), 2 bad\n"
+	      "input: a wrong option or value, no usable PM lines in the log, or a --links\n"
+	      "file that is empty or holds no link.\n",
 	      f);
 }
 
@@ -63,7 +68,8 @@ static int running_kernel(const char *release)
 enum {
 	OPT_FTRACE = 256, OPT_LINKS, OPT_TOPOLOGY, OPT_PROFILE, OPT_UNITS,
 	OPT_JSON, OPT_MAX, OPT_MIN_GAIN, OPT_TOP, OPT_CYCLE, OPT_LIMIT,
-	OPT_SCALE, OPT_OVERHEAD, OPT_POLICY, OPT_SYSFS, OPT_VERSION
+	OPT_SCALE, OPT_OVERHEAD, OPT_POLICY, OPT_SYSFS, OPT_VERSION,
+	OPT_CANDIDATES
 };
 
 static const struct option longopts[] = {
@@ -76,6 +82,7 @@ static const struct option longopts[] = {
 	{ "max", required_argument, NULL, OPT_MAX },
 	{ "min-gain-ms", required_argument, NULL, OPT_MIN_GAIN },
 	{ "top", required_argument, NULL, OPT_TOP },
+	{ "candidates", required_argument, NULL, OPT_CANDIDATES },
 	{ "cycle", required_argument, NULL, OPT_CYCLE },
 	{ "limit", required_argument, NULL, OPT_LIMIT },
 	{ "scale", required_argument, NULL, OPT_SCALE },
@@ -92,7 +99,7 @@ int main(int argc, char **argv)
 	const char *dmesg = NULL, *ftrace = NULL, *links = NULL, *topo = NULL;
 	const char *profile = NULL, *units_opt = NULL, *sysfs = NULL;
 	int json = 0, max = 5, top = 10, cycle = -1, limit = 256, i, rc, c;
-	int policy = -1, links_from_measure = 0;
+	int policy = -1, links_from_measure = 0, cand_max = 0;
 	const char *log_for_kernel;
 	double scale = 1.0, overhead = NAN, min_gain_ms = 0.05;
 	struct pmlog dlog, flog;
@@ -155,6 +162,10 @@ int main(int argc, char **argv)
 		case OPT_TOP:
 			top = (int)arg_long("--top", optarg, 0, 100000);
 			break;
+		case OPT_CANDIDATES:
+			cand_max = (int)arg_long("--candidates", optarg, 1,
+						 1000000);
+			break;
 		case OPT_CYCLE:
 			cycle = (int)arg_long("--cycle", optarg, 1, 1000000) - 1;
 			break;
@@ -187,6 +198,7 @@ int main(int argc, char **argv)
 	graph_init(&g);
 	a.g = &g;
 	a.top = top;
+	a.cand_max = cand_max;
 	a.min_gain_us = min_gain_ms * 1e3;
 	a.sp.limit = limit;
 	a.profile_path = profile;
@@ -195,15 +207,17 @@ int main(int argc, char **argv)
 		a.observed[i] = NAN;
 
 	if (topo) {
-		FILE *f = fopen(topo, "r");
+		FILE *f = lr_open(topo, err, sizeof(err));
 
 		if (!f) {
-			fprintf(stderr, "pm-async-advise: cannot open %s\n", topo);
+			fprintf(stderr,
+				"pm-async-advise: error: --topology %s\n", err);
 			ret = 1;
 			goto out;
 		}
 		rc = graph_from_topology(&g, f, topo, err, sizeof(err));
-		fclose(f);
+		if (f != stdin)
+			fclose(f);
 		if (rc) {
 			fprintf(stderr, "pm-async-advise: %s\n", err);
 			ret = 2;
@@ -307,9 +321,13 @@ int main(int argc, char **argv)
 					 links_from);
 				path = copy;
 			}
-			if (graph_read_links(&g, path, err, sizeof(err))) {
-				fprintf(stderr, "pm-async-advise: %s\n", err);
-				ret = 1;
+			rc = graph_read_links(&g, path, err, sizeof(err));
+			if (rc) {
+				fprintf(stderr,
+					"pm-async-advise: error: %s%s\n",
+					links_from_measure ? "" : "--links ",
+					err);
+				ret = rc == -2 ? 2 : 1;
 				goto out;
 			}
 			if (!links_from_measure)
@@ -356,9 +374,11 @@ int main(int argc, char **argv)
 						       &a.observed_aborted[i]);
 	}
 	if (links && topo) {
-		if (graph_read_links(&g, links, err, sizeof(err))) {
-			fprintf(stderr, "pm-async-advise: %s\n", err);
-			ret = 1;
+		rc = graph_read_links(&g, links, err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "pm-async-advise: error: --links %s\n",
+				err);
+			ret = rc == -2 ? 2 : 1;
 			goto out;
 		}
 		snprintf(links_from, sizeof(links_from), "--links %s", links);

@@ -21,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineread.h"
 #include "pmadv.h"
 
 /* --------------------------------------------------------- helpers */
@@ -116,6 +117,15 @@ struct pstate {
 	struct pmlog *log;
 	int *open;		/* indices of records with a calling, no return */
 	int nopen, capopen;
+	/*
+	 * The open records by name, so that a line looks at those of its
+	 * device only (a log of thousands of callings without their
+	 * "returned" is not quadratic): per record its place in open[] and
+	 * the next and previous open record of its name; byname maps a name
+	 * to its first open record (-1 if none).
+	 */
+	int *opos, *onext, *oprev, capo;
+	struct strmap byname;
 	int pend_cb, pend_fail;	/* first record not assigned to a phase */
 	int cur_cycle;
 	unsigned int seen;	/* phases seen in the current cycle */
@@ -148,9 +158,54 @@ static struct cbrec *new_rec(struct pmlog *log)
 	return r;
 }
 
-static void open_remove(struct pstate *st, int k)
+static void pstate_free(struct pstate *st)
 {
-	st->open[k] = st->open[--st->nopen];
+	free(st->open);
+	free(st->opos);
+	free(st->onext);
+	free(st->oprev);
+	strmap_free(&st->byname);
+}
+
+/* record @rec has a calling and no return yet */
+static void open_add(struct pstate *st, int rec)
+{
+	const struct cbrec *r = &st->log->cb[rec];
+	int head = strmap_get(&st->byname, r->dev, -1);
+
+	if (rec >= st->capo) {
+		int cap = st->capo;
+
+		DA_GROW(st->opos, rec, cap);
+		st->onext = xrealloc(st->onext, sizeof(int) * (size_t)cap);
+		st->oprev = xrealloc(st->oprev, sizeof(int) * (size_t)cap);
+		st->capo = cap;
+	}
+	DA_GROW(st->open, st->nopen, st->capopen);
+	st->opos[rec] = st->nopen;
+	st->open[st->nopen++] = rec;
+	st->onext[rec] = head;
+	st->oprev[rec] = -1;
+	if (head >= 0)
+		st->oprev[head] = rec;
+	strmap_set(&st->byname, r->dev, rec);
+}
+
+/* record @rec is no longer open (returned, or reported) */
+static void open_remove(struct pstate *st, int rec)
+{
+	const struct cbrec *r = &st->log->cb[rec];
+	int k = st->opos[rec], last = st->open[--st->nopen];
+
+	st->open[k] = last;
+	st->opos[last] = k;
+	/* names stay (-1: none open): one key per name, none deleted */
+	if (st->oprev[rec] >= 0)
+		st->onext[st->oprev[rec]] = st->onext[rec];
+	else
+		strmap_set(&st->byname, r->dev, st->onext[rec]);
+	if (st->onext[rec] >= 0)
+		st->oprev[st->onext[rec]] = st->oprev[rec];
 }
 
 static void do_calling(struct pstate *st, int line, double ts,
@@ -162,12 +217,10 @@ static void do_calling(struct pstate *st, int line, double ts,
 	int k;
 
 	/* the same device cannot run two callbacks at once */
-	for (k = 0; k < st->nopen; k++) {
-		struct cbrec *o = &log->cb[st->open[k]];
+	for (k = strmap_get(&st->byname, dev, -1); k >= 0; k = st->onext[k]) {
+		struct cbrec *o = &log->cb[k];
 
-		if (strcmp(o->dev, dev) || strcmp(o->driver, driver))
-			continue;
-		if (!o->parent != !parent ||
+		if (strcmp(o->driver, driver) || !o->parent != !parent ||
 		    (parent && strcmp(o->parent, parent)))
 			continue;
 		add_problem(log, o->line_call, "calling without returned",
@@ -187,8 +240,7 @@ static void do_calling(struct pstate *st, int line, double ts,
 		r->phase = phase;
 		r->cycle = st->cur_cycle;
 	}
-	DA_GROW(st->open, st->nopen, st->capopen);
-	st->open[st->nopen++] = log->ncb - 1;
+	open_add(st, log->ncb - 1);
 }
 
 /* dur < 0: compute from timestamps (ftrace) */
@@ -199,18 +251,18 @@ static void do_returned(struct pstate *st, int line, double ts,
 	struct pmlog *log = st->log;
 	int k, match = -1, nmatch = 0;
 
-	for (k = 0; k < st->nopen; k++) {
-		struct cbrec *o = &log->cb[st->open[k]];
+	/* the open records of that name, up to a second match */
+	for (k = strmap_get(&st->byname, dev, -1); k >= 0 && nmatch < 2;
+	     k = st->onext[k]) {
+		struct cbrec *o = &log->cb[k];
 
-		if (strcmp(o->dev, dev))
-			continue;
 		if (*driver && *o->driver && strcmp(driver, o->driver))
 			continue;
 		nmatch++;
 		match = k;
 	}
 	if (nmatch == 1) {
-		struct cbrec *r = &log->cb[st->open[match]];
+		struct cbrec *r = &log->cb[match];
 
 		r->err = err;
 		r->ts_ret = ts;
@@ -286,7 +338,7 @@ static void close_phase(struct pstate *st, int phase, int cycle)
 		if (o->phase == phase && o->cycle == cycle) {
 			add_problem(log, o->line_call,
 				    "calling without returned", o->dev);
-			open_remove(st, k);
+			open_remove(st, st->open[k]);
 		} else {
 			k++;
 		}
@@ -353,12 +405,65 @@ static void finish(struct pstate *st)
 			add_problem(log, o->line_call,
 				    "calling without returned", o->dev);
 	}
-	free(st->open);
+	pstate_free(st);
 }
 
 /* --------------------------------------------------------- dmesg */
 
-/* strip "<6>", syslog "... kernel: ", "[ 12.345678]" and "[T123]" */
+/* one of @words, then blanks and a ':' at @p: the end of it, else NULL */
+static char *word_colon(char *p, const char *const *words)
+{
+	size_t n = 0;
+	int i;
+
+	while (p[n] >= 'a' && p[n] <= 'z')
+		n++;
+	while (p[n] >= '0' && p[n] <= '9')	/* local0 ... local7 */
+		n++;
+	for (i = 0; words[i]; i++)
+		if (strlen(words[i]) == n && !strncmp(p, words[i], n))
+			break;
+	if (!words[i])
+		return NULL;
+	while (p[n] == ' ')
+		n++;
+	return p[n] == ':' ? p + n + 1 : NULL;
+}
+
+/**
+ * strip_dmesg_x() - skip the prefix of "dmesg -x" (--decode)
+ * @p: the line
+ *
+ * "kern  :info  : [    1.234567] ...": a syslog facility and a level,
+ * each padded with blanks and followed by a ':', then a blank.
+ *
+ * Return: what follows the prefix, or @p if it has none.
+ */
+static char *strip_dmesg_x(char *p)
+{
+	static const char *const fac[] = {
+		"kern", "user", "mail", "daemon", "auth", "syslog", "lpr",
+		"news", "uucp", "cron", "authpriv", "ftp", "local0", "local1",
+		"local2", "local3", "local4", "local5", "local6", "local7",
+		NULL
+	};
+	static const char *const lvl[] = {
+		"emerg", "alert", "crit", "err", "warn", "notice", "info",
+		"debug", NULL
+	};
+	char *q;
+
+	if (*p < 'a' || *p > 'z')	/* "[ts]", "<6>": not the prefix */
+		return p;
+	q = word_colon(p, fac);
+	q = q ? word_colon(q, lvl) : NULL;
+	return q && *q == ' ' ? q + 1 : p;
+}
+
+/*
+ * strip "<6>", "dmesg -x" "kern  :info  : ", syslog "... kernel: ",
+ * "[ 12.345678]" and "[T123]"
+ */
 static char *strip_line(char *line, double *ts)
 {
 	char *p = line, *k;
@@ -367,6 +472,7 @@ static char *strip_line(char *line, double *ts)
 	while (l && (p[l - 1] == '\n' || p[l - 1] == '\r'))
 		p[--l] = 0;
 	*ts = NAN;
+	p = strip_dmesg_x(p);
 	k = strstr(p, "kernel: ");
 	if (k && k - p < 80)
 		p = k + 8;
@@ -487,11 +593,11 @@ static const char *parse_call_tail(const char *s, int *pid, char **parent)
 	return at;
 }
 
-static int line_dmesg(struct pstate *st, int lineno, char *raw)
+/* one kernel message @m (prefixes stripped) printed at @ts (NAN) */
+static int line_message(struct pstate *st, int lineno, char *m, double ts)
 {
 	struct pmlog *log = st->log;
-	double ts;
-	char *m = strip_line(raw, &ts), *mm = m;
+	char *mm = m;
 	const char *colon;
 
 	if (starts(mm, "PM: calling ") || starts(mm, "PM: call "))
@@ -645,38 +751,349 @@ static int line_dmesg(struct pstate *st, int lineno, char *raw)
 	return 0;
 }
 
+static int line_dmesg(struct pstate *st, int lineno, char *raw)
+{
+	double ts;
+	char *m = strip_line(raw, &ts);
+
+	return line_message(st, lineno, m, ts);
+}
+
+/* ---------------------------------------------------- journal JSON */
+
+static const char *json_ws(const char *p)
+{
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	return p;
+}
+
+/* append code point @cp to @out[@len] (room for @n bytes with a NUL) */
+static size_t put_utf8(char *out, size_t len, size_t n, unsigned long cp)
+{
+	char b[4];
+	size_t k, m;
+
+	if (cp < 0x80) {
+		b[0] = (char)cp;
+		m = 1;
+	} else if (cp < 0x800) {
+		b[0] = (char)(0xc0 | cp >> 6);
+		b[1] = (char)(0x80 | (cp & 0x3f));
+		m = 2;
+	} else if (cp < 0x10000) {
+		b[0] = (char)(0xe0 | cp >> 12);
+		b[1] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[2] = (char)(0x80 | (cp & 0x3f));
+		m = 3;
+	} else {
+		b[0] = (char)(0xf0 | cp >> 18);
+		b[1] = (char)(0x80 | ((cp >> 12) & 0x3f));
+		b[2] = (char)(0x80 | ((cp >> 6) & 0x3f));
+		b[3] = (char)(0x80 | (cp & 0x3f));
+		m = 4;
+	}
+	for (k = 0; k < m && len + 1 < n; k++)
+		out[len++] = b[k];
+	return len;
+}
+
+/* the 4 hex digits at @p, -1 if they are not */
+static long hex4(const char *p)
+{
+	long v = 0;
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		int c = p[i];
+
+		v <<= 4;
+		if (c >= '0' && c <= '9')
+			v |= c - '0';
+		else if (c >= 'a' && c <= 'f')
+			v |= c - 'a' + 10;
+		else if (c >= 'A' && c <= 'F')
+			v |= c - 'A' + 10;
+		else
+			return -1;
+	}
+	return v;
+}
+
+/* the code point of the escape after "\u" at @s; *@s moved past it */
+static long json_u_escape(const char **s)
+{
+	long cp = hex4(*s), lo;
+
+	if (cp < 0)
+		return -1;
+	*s += 4;
+	if (cp < 0xd800 || cp > 0xdfff)
+		return cp;
+	lo = (*s)[0] == '\\' && (*s)[1] == 'u' ? hex4(*s + 2) : -1;
+	if (cp <= 0xdbff && lo >= 0xdc00 && lo <= 0xdfff) {
+		*s += 6;
+		return 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
+	}
+	return 0xfffd;		/* a lone surrogate */
+}
+
+/**
+ * json_string() - decode the JSON string at *@p
+ * @p: at the opening quote; moved past the closing one
+ * @out: gets the value as UTF-8 (cut to @n - 1 bytes), NUL-terminated
+ * @n: size of @out, at least 1
+ *
+ * Return: 0, or -1 if the string is malformed.
+ */
+static int json_string(const char **p, char *out, size_t n)
+{
+	static const char esc[] = "\"\\/bfnrt", val[] = "\"\\/\b\f\n\r\t";
+	const char *s = *p + 1, *e;
+	size_t len = 0;
+
+	for (;;) {
+		unsigned char c = (unsigned char)*s++;
+		long cp;
+
+		if (!c)
+			return -1;
+		if (c == '"')
+			break;
+		if (c != '\\') {
+			if (len + 1 < n)
+				out[len++] = (char)c;
+			continue;
+		}
+		c = (unsigned char)*s++;
+		e = c ? strchr(esc, c) : NULL;
+		if (e)
+			cp = (unsigned char)val[e - esc];
+		else if (c == 'u')
+			cp = json_u_escape(&s);
+		else
+			return -1;
+		if (cp < 0)
+			return -1;
+		len = put_utf8(out, len, n, (unsigned long)cp);
+	}
+	out[len] = 0;
+	*p = s;
+	return 0;
+}
+
+/* past the JSON value at @p (of any kind), NULL if malformed */
+static const char *json_skip(const char *p)
+{
+	int depth = 0;
+	char none[1];
+
+	do {
+		p = json_ws(p);
+		if (*p == '"') {
+			if (json_string(&p, none, sizeof(none)))
+				return NULL;
+		} else if (*p == '[' || *p == '{') {
+			depth++;
+			p++;
+		} else if (*p == ']' || *p == '}') {
+			if (!depth--)
+				return NULL;
+			p++;
+		} else if (*p == ',' || *p == ':') {
+			if (!depth)
+				return NULL;
+			p++;
+		} else if (*p) {
+			p += strcspn(p, ",:]} \t\r\n");
+		} else {
+			return NULL;
+		}
+	} while (depth);
+	return p;
+}
+
+/* MESSAGE as an array of byte values (the journal's form when not UTF-8) */
+static const char *json_bytes(const char *p, char *out, size_t n)
+{
+	size_t len = 0;
+
+	p = json_ws(p + 1);
+	while (*p != ']') {
+		char *e;
+		long v = strtol(p, &e, 10);
+
+		if (e == p || v < 0 || v > 255)
+			return NULL;
+		if (len + 1 < n)
+			out[len++] = (char)v;
+		p = json_ws(e);
+		if (*p == ',')
+			p = json_ws(p + 1);
+		else if (*p != ']')
+			return NULL;
+	}
+	out[len] = 0;
+	return p + 1;
+}
+
+/**
+ * journal_entry() - a kernel message of "journalctl -o json"
+ * @line: one JSON object: one journal entry
+ * @msg: gets its MESSAGE (cut to @n - 1 bytes)
+ * @n: size of @msg
+ * @ts: gets _SOURCE_MONOTONIC_TIMESTAMP in seconds (the printk time of
+ *	a kernel message), NAN if absent
+ *
+ * Return: 1 a kernel message, 0 an entry of another transport than
+ * "kernel", -1 not a journal entry.
+ */
+static int journal_entry(const char *line, char *msg, size_t n, double *ts)
+{
+	const char *p = json_ws(line);
+	int have = 0, kernel = 1;
+
+	*ts = NAN;
+	if (*p++ != '{')
+		return -1;
+	for (;;) {
+		char key[48], val[64];
+
+		p = json_ws(p);
+		if (*p == '}')
+			break;
+		if (*p != '"' || json_string(&p, key, sizeof(key)))
+			return -1;
+		p = json_ws(p);
+		if (*p++ != ':')
+			return -1;
+		p = json_ws(p);
+		if (!strcmp(key, "MESSAGE") && *p == '"') {
+			if (json_string(&p, msg, n))
+				return -1;
+			have = 1;
+		} else if (!strcmp(key, "MESSAGE") && *p == '[') {
+			p = json_bytes(p, msg, n);
+			have = 1;
+		} else if (!strcmp(key, "_SOURCE_MONOTONIC_TIMESTAMP") &&
+			   *p == '"') {
+			if (json_string(&p, val, sizeof(val)))
+				return -1;
+			*ts = strtod(val, NULL) / 1e6;
+		} else if (!strcmp(key, "_TRANSPORT") && *p == '"') {
+			if (json_string(&p, val, sizeof(val)))
+				return -1;
+			kernel = !strcmp(val, "kernel");
+		} else {
+			p = json_skip(p);
+		}
+		if (!p)
+			return -1;
+		p = json_ws(p);
+		if (*p == ',')
+			p++;
+		else if (*p != '}')
+			return -1;
+	}
+	return have ? kernel : -1;
+}
+
+/*
+ * A line of a journal entry in JSON that is not one entry per line
+ * (json-pretty): "{", "}" or '"FIELD" : ...'.
+ */
+static int json_like(const char *line)
+{
+	const char *p = json_ws(line);
+
+	if (*p == '{' || *p == '}')
+		return !*json_ws(p + 1 + (p[1] == ','));
+	if (*p++ != '"')
+		return 0;
+	p += strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_");
+	return *p == '"' && *json_ws(p + 1) == ':';
+}
+
+/* lines longer than LINE_MAX_BYTES: " (N longer than ...)" */
+static void too_long_note(const struct pmlog *log, char *buf, size_t n)
+{
+	if (log->too_long)
+		snprintf(buf, n, " (%d longer than %d bytes: skipped unread)",
+			 log->too_long, LINE_MAX_BYTES);
+	else
+		buf[0] = 0;
+}
+
 static void log_init(struct pmlog *log, const char *name, struct pstate *st)
 {
 	memset(log, 0, sizeof(*log));
 	log->name = xstrdup(name ? name : "-");
 	memset(st, 0, sizeof(*st));
+	strmap_init(&st->byname);
 	st->log = log;
 }
 
+/*
+ * Kernel log lines: dmesg (also "dmesg -x" and "-r"), syslog or
+ * "journalctl -k" text, and "journalctl -o json" (one entry per line:
+ * its MESSAGE and _SOURCE_MONOTONIC_TIMESTAMP).
+ */
 int pmlog_parse_dmesg(FILE *f, const char *name, struct pmlog *log,
 		      char *err, size_t errlen)
 {
+	struct line_reader lr;
 	struct pstate st;
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0;
+	char msg[LINE_MAX_BYTES + 1], note[96];
+	int lineno = 0, rc, json = 0, jsonish = 0;
 
 	log_init(log, name, &st);
-	while (getline(&line, &cap, f) >= 0) {
+	lr_init(&lr, f, LINE_MAX_BYTES);
+	while ((rc = lr_next(&lr)) > 0) {
+		double ts;
+		int k, r = 0;
+
 		lineno++;
-		if (line_dmesg(&st, lineno, line))
+		if (rc == LR_TOO_LONG)
+			continue;
+		k = lr.line[0] == '{' ?
+			journal_entry(lr.line, msg, sizeof(msg), &ts) : -1;
+		if (k >= 0)
+			json++;
+		else if (json_like(lr.line))
+			jsonish++;
+		if (k > 0)
+			r = line_message(&st, lineno, msg, ts);
+		else if (k < 0)
+			r = line_dmesg(&st, lineno, lr.line);
+		if (r)
 			log->used++;
 		else
 			log->skipped++;
 	}
-	free(line);
+	log->too_long = (int)lr.too_long;
+	lr_free(&lr);
 	log->nlines = lineno;
+	if (json)
+		log->format |= FMT_JOURNAL;
+	if (rc == LR_ERROR) {
+		snprintf(err, errlen, "%s: read error after line %d: %s",
+			 log->name, lineno, strerror(errno));
+		pstate_free(&st);
+		return PARSE_IOERR;
+	}
 	finish(&st);
+	too_long_note(log, note, sizeof(note));
+	if (!log->ncb && !log->nbd && jsonish > json) {
+		snprintf(err, errlen,
+			 "%s: no usable PM lines in %d lines%s: this is JSON but not one journal entry per line (journalctl -o json-pretty?); export the kernel log with 'journalctl -k -o short-monotonic' (or 'journalctl -k -o json')",
+			 log->name, lineno, note);
+		return PARSE_NOPM;
+	}
 	if (!log->ncb && !log->nbd) {
 		snprintf(err, errlen,
-			 "%s: no usable PM lines in %d lines: expected pm_print_times callback lines ('calling  DEV+ @ PID, parent: PARENT' / 'call DEV+ returned ERR after N usecs', or 'DRIVER DEV: PM: calling CB @ PID, parent: PARENT' / 'DRIVER DEV: PM: CB returned ERR after N usecs') and phase lines ('PM: suspend of devices complete after X msecs'); "
+			 "%s: no usable PM lines in %d lines%s: expected pm_print_times callback lines ('calling  DEV+ @ PID, parent: PARENT' / 'call DEV+ returned ERR after N usecs', or 'DRIVER DEV: PM: calling CB @ PID, parent: PARENT' / 'DRIVER DEV: PM: CB returned ERR after N usecs') and phase lines ('PM: suspend of devices complete after X msecs'); "
 			 "enable them with 'echo 1 > /sys/power/pm_print_times' and 'echo 1 > /sys/power/pm_debug_messages'",
-			 log->name, lineno);
+			 log->name, lineno, note);
 		return PARSE_NOPM;
 	}
 	if (!log->nbd) {
@@ -877,28 +1294,39 @@ int pmlog_parse_ftrace(FILE *f, const char *name, struct pmlog *log,
 {
 	struct pstate st;
 	struct fwin w = { PH_NONE, 0 };
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0;
+	struct line_reader lr;
+	int lineno = 0, rc;
+	char note[96];
 
 	log_init(log, name, &st);
 	log->format |= FMT_FTRACE;
-	while (getline(&line, &cap, f) >= 0) {
+	lr_init(&lr, f, LINE_MAX_BYTES);
+	while ((rc = lr_next(&lr)) > 0) {
 		lineno++;
-		if (line_ftrace(&st, &w, lineno, line))
+		if (rc == LR_TOO_LONG)
+			continue;
+		if (line_ftrace(&st, &w, lineno, lr.line))
 			log->used++;
 		else
 			log->skipped++;
 	}
-	free(line);
+	log->too_long = (int)lr.too_long;
+	lr_free(&lr);
 	log->nlines = lineno;
+	if (rc == LR_ERROR) {
+		snprintf(err, errlen, "%s: read error after line %d: %s",
+			 log->name, lineno, strerror(errno));
+		pstate_free(&st);
+		return PARSE_IOERR;
+	}
 	/* callbacks were assigned when they started */
 	st.pend_cb = log->ncb;
 	finish(&st);
+	too_long_note(log, note, sizeof(note));
 	if (!log->ncb && !log->nbd) {
 		snprintf(err, errlen,
-			 "%s: no usable PM events in %d lines: expected ftrace lines with 'device_pm_callback_start:' / 'device_pm_callback_end:' and 'suspend_resume: dpm_suspend[N] begin|end' (enable events power:device_pm_callback_start, power:device_pm_callback_end, power:suspend_resume)",
-			 log->name, lineno);
+			 "%s: no usable PM events in %d lines%s: expected ftrace lines with 'device_pm_callback_start:' / 'device_pm_callback_end:' and 'suspend_resume: dpm_suspend[N] begin|end' (enable events power:device_pm_callback_start, power:device_pm_callback_end, power:suspend_resume)",
+			 log->name, lineno, note);
 		return PARSE_NOPM;
 	}
 	return PARSE_OK;
@@ -927,13 +1355,11 @@ int pmlog_looks_like_ftrace(const char *path)
 int pmlog_parse_file(const char *path, int want_ftrace, struct pmlog *log,
 		     char *err, size_t errlen)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+	FILE *f = lr_open(path, err, errlen);
 	int r;
 
 	if (!f) {
 		memset(log, 0, sizeof(*log));
-		snprintf(err, errlen, "%s: cannot open: %s", path,
-			 strerror(errno));
 		return PARSE_IOERR;
 	}
 	if (want_ftrace)

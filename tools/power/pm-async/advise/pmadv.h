@@ -67,7 +67,7 @@ void stats_d(const double *v, int n, double *mean, double *sd,
 char *trim(char *s);
 
 /* ------------------------------------------------------------ parse.c */
-enum { FMT_OLD = 1, FMT_NEW = 2, FMT_FTRACE = 4 };
+enum { FMT_OLD = 1, FMT_NEW = 2, FMT_FTRACE = 4, FMT_JOURNAL = 8 };
 
 struct cbrec {			/* one callback: calling + returned */
 	char *dev;		/* dev_name() */
@@ -104,6 +104,7 @@ struct pmlog {
 	char *name;
 	int format;		/* FMT_* bits */
 	int nlines, used, skipped;
+	int too_long;		/* lines over LINE_MAX_BYTES, not read */
 	struct cbrec *cb;
 	int ncb, capcb;
 	struct boundary *bd;
@@ -156,6 +157,10 @@ struct dev {
 	int mixed;		/* ran both in the PM task and elsewhere */
 	int pid_unknown;
 	int next_same_name;	/* chain of devices sharing a name, -1 */
+	int next_same_key;	/* chain of those with its parent name too */
+	int last_same_name;	/* first of a chain: its last, and */
+	int same_count;		/* how many are in it */
+	int last_same_key;	/* first of a key chain: its last */
 	double dur[NPHASES];	/* us, scaled */
 	int has_cb[NPHASES];
 	int order[NPHASES];	/* log order inside the phase */
@@ -178,6 +183,7 @@ struct graph {
 	struct dev *d;
 	int n, cap;
 	struct strmap byname;	/* name -> first device with that name */
+	struct strmap bykey;	/* dev_key() -> first with name and parent */
 	int pm_pid;
 	int pm_pid_count, pm_pid_total, pm_pid_phase;
 	int links_given, nlinks;
@@ -285,8 +291,27 @@ struct sim_params {
 };
 
 struct sim_out {
-	double makespan_us;	/* NAN on model deadlock */
+	double makespan_us;	/* NAN if the phase never ends (see stuck) */
 	double *start, *end;	/* optional, size g->n, NAN if not run */
+	double *ready;		/* optional: its dependencies done */
+	double *reach;		/* optional: the PM task reached it */
+	/*
+	 * optional: the device whose end started it (the event handled at
+	 * its start: a dependency, the PM task's previous device, a slot's
+	 * previous worker), -1 if started at time 0; and qtrig, the device
+	 * whose end queued it for a slot if none was free (-1 if it got one
+	 * at once).  Following trig[] from the device that ends last gives
+	 * the simulated schedule's critical path: back-to-back callbacks from
+	 * 0 to the makespan; qtrig[] adds what set its order in the queue.
+	 */
+	int *trig, *qtrig;
+	/*
+	 * If the phase never ends: a device that waits for ever (in a slot:
+	 * stuck_in_slot, or the PM task waits for it), one of its
+	 * dependencies not done (-1 if none), and how many slots were free;
+	 * else stuck = -1.
+	 */
+	int stuck, stuck_on, stuck_in_slot, stuck_slots;
 };
 
 double sim_phase(const struct graph *g, int ph, enum policy pol,
@@ -296,6 +321,8 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 /* ------------------------------------------------------------ advice.c */
 struct advice_item {
 	int dev;
+	int on_path;		/* on a critical path, else saves 0 */
+	int simulated;		/* its saving was simulated, else 0 */
 	double saving_us;
 	double ph_saving_us[NPHASES];
 };
@@ -304,6 +331,9 @@ struct advice {
 	double base_us[NPHASES];	/* stock prediction (p->stock), current flags */
 	struct advice_item *items;	/* ranked, every sync device */
 	int nitems;
+	int on_path;			/* items on a critical path */
+	int simulated;			/* of those simulated */
+	int cand_max;			/* devices simulated per step */
 	int *best, nbest;		/* greedy set */
 	double best_saving_us;
 	double *best_cum_us;		/* cumulative saving after each pick */
@@ -311,8 +341,10 @@ struct advice {
 	double min_gain_us;
 };
 
+int advice_cand_max(const struct graph *g, int cand_max);
 void advice_compute(const struct graph *g, const struct sim_params *p,
-		    int max, double min_gain_us, struct advice *a);
+		    int max, double min_gain_us, int cand_max,
+		    struct advice *a);
 void advice_free(struct advice *a);
 
 /* ------------------------------------------------------------ json.c */
@@ -336,6 +368,7 @@ struct analysis {
 	double pred[NPHASES][NPOLICIES];	/* us */
 	struct cpath cp[NPHASES];
 	struct advice adv;
+	int cand_max;		/* --candidates, 0 = default */
 	int top;
 	double min_gain_us;
 	const char *profile_path;
@@ -344,9 +377,25 @@ struct analysis {
 	const char *kernel_from;	/* where it was found */
 	const char *policy_why;	/* why sp.stock */
 	const char *links_from;	/* where the device links came from, or NULL */
+	/*
+	 * A prediction that cannot be made (pred NAN: the phase never ends
+	 * in the model): a device that waits for ever, one dependency it
+	 * waits for (-1), the free slots; stuck -1 if the phase ends.
+	 */
+	int stuck[NPHASES][NPOLICIES], stuck_on[NPHASES][NPOLICIES];
+	int stuck_slots[NPHASES][NPOLICIES], stuck_in_slot[NPHASES][NPOLICIES];
+	/* the phases as the log names them (hibernation: freeze, ...) */
+	char phase_name[NPHASES][24];
+	char side_name[2][16];	/* suspend side, resume side */
+	int hibernation;	/* the cycle's phases are hibernation ones */
 };
 
 void analysis_run(struct analysis *a, int max);
+void stuck_text(const struct analysis *a, int ph, int pol, char *buf,
+		size_t n);
+void phase_names(const struct pmlog *log, int cycle,
+		 char names[NPHASES][24], char sides[2][16]);
+int hibernation_verb(const char *verb);
 void report_text(FILE *f, const struct analysis *a);
 void report_json(FILE *f, const struct analysis *a);
 void analysis_free(struct analysis *a);

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineread.h"
 #include "pmadv.h"
 
 #define LAB_NAME_MAX 31
@@ -143,19 +144,25 @@ static const struct {
 int graph_from_topology(struct graph *g, FILE *f, const char *name,
 			char *err, size_t errlen)
 {
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, i, ph, rc = 0;
+	struct line_reader lr;
+	int lineno = 0, i, ph, rc = 0, lrc;
 	char **supl = NULL;
 	int *supline = NULL, nsupl = 0, capsupl = 0, capline = 0;
 
-	while (getline(&line, &cap, f) >= 0) {
+	lr_init(&lr, f, LINE_MAX_BYTES);
+	while ((lrc = lr_next(&lr)) > 0) {
 		char *p, *hash, *tok, *save = NULL, *parent = NULL;
-		char *sup = NULL, *devname;
+		char *sup = NULL, *devname, *line = lr.line;
 		long vals[NPHASES] = { 0 };
 		int async = 1, di;
 
 		lineno++;
+		if (lrc == LR_TOO_LONG) {
+			snprintf(err, errlen, "%s:%d: longer than %d bytes",
+				 name, lineno, LINE_MAX_BYTES);
+			rc = -1;
+			break;
+		}
 		hash = strchr(line, '#');
 		if (hash)
 			*hash = 0;
@@ -272,7 +279,12 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 			supline[nsupl++] = lineno;
 		}
 	}
-	free(line);
+	if (!rc && lrc == LR_ERROR) {
+		snprintf(err, errlen, "%s: read error after line %d", name,
+			 lineno);
+		rc = -1;
+	}
+	lr_free(&lr);
 	if (!rc && !g->n) {
 		snprintf(err, errlen, "%s: no devices", name);
 		rc = -1;

@@ -4,20 +4,109 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lineread.h"
 #include "pmadv.h"
+
+/* the name of the callbacks a printed verb runs (pm_op(), pm_verb()) */
+static const char *cb_verb(const char *verb)
+{
+	return !strcmp(verb, "hibernate") ? "poweroff" : verb;
+}
+
+/**
+ * hibernation_verb() - is a phase verb of the log a hibernation one
+ * @verb: as pm_verb() prints it ("suspend", "freeze", "thaw", ...)
+ *
+ * Return: 1 for freeze, quiesce, hibernate, thaw, restore and recover.
+ */
+int hibernation_verb(const char *verb)
+{
+	return verb && *verb && strcmp(verb, "suspend") &&
+	       strcmp(verb, "resume");
+}
+
+/**
+ * phase_names() - the six phases named as a cycle of the log runs them
+ * @log: the log (its phase lines, "PM: late freeze of devices ...")
+ * @cycle: the cycle
+ * @names: gets "suspend" ... "resume", or for a hibernation "freeze",
+ *	   "freeze_late", "freeze_noirq", "restore_noirq", "restore_early",
+ *	   "restore" (or thaw, poweroff: the callbacks the verb runs)
+ * @sides: gets the verb of each side ("suspend"/"resume", "freeze", ...)
+ *
+ * A phase without a line of its own takes the verb of its side.
+ */
+void phase_names(const struct pmlog *log, int cycle,
+		 char names[NPHASES][24], char sides[2][16])
+{
+	static const char *const sfx[NPHASES] = {
+		"", "_late", "_noirq", "_noirq", "_early", ""
+	};
+	const char *verb[NPHASES] = { NULL }, *side[2] = { NULL, NULL };
+	int i, ph;
+
+	for (i = 0; log && i < log->nbd; i++) {
+		const struct boundary *b = &log->bd[i];
+
+		if (b->cycle != cycle || b->phase < 0 || !b->verb[0] ||
+		    verb[b->phase])
+			continue;
+		verb[b->phase] = b->verb;
+		if (!side[phase_is_suspend(b->phase) ? 0 : 1])
+			side[phase_is_suspend(b->phase) ? 0 : 1] = b->verb;
+	}
+	for (i = 0; i < 2; i++)
+		snprintf(sides[i], 16, "%s",
+			 side[i] ? cb_verb(side[i]) : i ? "resume" : "suspend");
+	for (ph = 0; ph < NPHASES; ph++) {
+		const char *v = verb[ph];
+
+		if (!v)
+			v = side[phase_is_suspend(ph) ? 0 : 1];
+
+		if (!hibernation_verb(v))
+			snprintf(names[ph], 24, "%s", phase_key[ph]);
+		else
+			snprintf(names[ph], 24, "%s%s", cb_verb(v), sfx[ph]);
+	}
+}
+
+/* why the phase never ends under a policy: a->stuck*[ph][pol] */
+static void why_stuck(struct analysis *a, int ph, int pol)
+{
+	struct sim_out o;
+
+	memset(&o, 0, sizeof(o));
+	sim_phase(a->g, ph, (enum policy)pol, NULL, &a->sp, &o);
+	a->stuck[ph][pol] = o.stuck;
+	a->stuck_on[ph][pol] = o.stuck_on;
+	a->stuck_slots[ph][pol] = o.stuck_slots;
+	a->stuck_in_slot[ph][pol] = o.stuck_in_slot;
+}
 
 void analysis_run(struct analysis *a, int max)
 {
+	const struct pmlog *log = a->cblog;
 	int ph, pol;
 
+	if (a->obslog && a->obslog->nbd)
+		log = a->obslog;
+	phase_names(log, a->cycle, a->phase_name, a->side_name);
+	a->hibernation = hibernation_verb(a->side_name[0]) ||
+			 hibernation_verb(a->side_name[1]);
 	for (ph = 0; ph < NPHASES; ph++) {
-		for (pol = 0; pol < NPOLICIES; pol++)
+		for (pol = 0; pol < NPOLICIES; pol++) {
 			a->pred[ph][pol] = a->g->has_phase[ph] ?
 				sim_phase(a->g, ph, (enum policy)pol, NULL,
 					  &a->sp, NULL) : 0;
+			a->stuck[ph][pol] = -1;
+			if (isnan(a->pred[ph][pol]))
+				why_stuck(a, ph, pol);
+		}
 		cpath_phase(a->g, ph, a->sp.limit, &a->cp[ph]);
 	}
-	advice_compute(a->g, &a->sp, max, a->min_gain_us, &a->adv);
+	advice_compute(a->g, &a->sp, max, a->min_gain_us, a->cand_max,
+		       &a->adv);
 }
 
 void analysis_free(struct analysis *a)
@@ -29,12 +118,54 @@ void analysis_free(struct analysis *a)
 	advice_free(&a->adv);
 }
 
+/* a prediction in ms; one that cannot be made: "stuck" (stuck_text()) */
 static void fmt_ms(char *buf, size_t n, double us)
 {
 	if (isnan(us))
-		snprintf(buf, n, "%s", "deadlock");
+		snprintf(buf, n, "%s", "stuck");
 	else
 		snprintf(buf, n, "%.3f", us / 1e3);
+}
+
+/**
+ * stuck_text() - why there is no prediction of a phase under a policy
+ * @a: the analysis
+ * @ph: the phase
+ * @pol: the policy, a->pred[ph][pol] NAN
+ * @buf: gets the reason, in words
+ * @n: size of @buf
+ */
+void stuck_text(const struct analysis *a, int ph, int pol, char *buf,
+		size_t n)
+{
+	const struct graph *g = a->g;
+	int w = a->stuck[ph][pol], on = a->stuck_on[ph][pol];
+	char l1[300], l2[300];
+
+	if (w < 0) {
+		snprintf(buf, n, "no prediction: the simulation of %s did not end",
+			 a->phase_name[ph]);
+		return;
+	}
+	dev_label(g, w, l1, sizeof(l1));
+	if (on >= 0)
+		dev_label(g, on, l2, sizeof(l2));
+	else
+		snprintf(l2, sizeof(l2), "?");
+	if (!a->stuck_slots[ph][pol] && a->stuck_in_slot[ph][pol] &&
+	    a->sp.limit == 1)
+		snprintf(buf, n,
+			 "no prediction: the model's queue never drains: its only slot is held by a started device that waits for one queued behind it (%s waits for %s); more slots (--limit) may let the phase end",
+			 l1, l2);
+	else if (!a->stuck_slots[ph][pol] && a->stuck_in_slot[ph][pol])
+		snprintf(buf, n,
+			 "no prediction: the model's queue never drains: all %d slots are held by started devices that wait for devices queued behind them (%s waits for %s); more slots (--limit) may let the phase end",
+			 a->sp.limit, l1, l2);
+	else
+		snprintf(buf, n,
+			 "no prediction: the phase never ends in the model: %s%s waits for %s, which never runs",
+			 a->stuck_in_slot[ph][pol] ? "" : "the PM task or ",
+			 l1, l2);
 }
 
 static void print_chain(FILE *f, const struct graph *g, const struct cpath *cp,
@@ -139,11 +270,38 @@ static const char *fmt_label(const struct pmlog *l)
 		return "lab topology";
 	if (l->format & FMT_FTRACE)
 		return "ftrace device_pm_callback_start/end";
+	if (l->format & FMT_JOURNAL)
+		return "journal JSON, the kernel's MESSAGE fields";
 	if ((l->format & FMT_OLD) && (l->format & FMT_NEW))
 		return "dmesg, both formats";
 	if (l->format & FMT_OLD)
 		return "dmesg, old 'calling  DEV+ @ PID' format";
 	return "dmesg, 'DRIVER DEV: PM: calling CB @ PID' format";
+}
+
+/* lines dropped by the length cap (lib/lineread.c), if any */
+static void print_too_long(FILE *f, const struct pmlog *l)
+{
+	if (l->too_long)
+		fprintf(f, "            %d longer than %d bytes, skipped unread\n",
+			l->too_long, LINE_MAX_BYTES);
+}
+
+/* "stuck: POLICY, PHASE (and = SIDE): why" for each prediction not made */
+static void print_stuck(FILE *f, const struct analysis *a)
+{
+	char why[1024];
+	int ph, pol;
+
+	for (pol = 0; pol < NPOLICIES; pol++)
+		for (ph = 0; ph < NPHASES; ph++) {
+			if (!a->g->has_phase[ph] || !isnan(a->pred[ph][pol]))
+				continue;
+			stuck_text(a, ph, pol, why, sizeof(why));
+			fprintf(f, "stuck: %s, %s (and = %s): %s\n",
+				policy_key[pol], a->phase_name[ph],
+				a->side_name[phase_is_suspend(ph) ? 0 : 1], why);
+		}
 }
 
 void report_text(FILE *f, const struct analysis *a)
@@ -157,6 +315,12 @@ void report_text(FILE *f, const struct analysis *a)
 		a->policy_why ? a->policy_why : "--policy");
 	if (a->kernel)
 		fprintf(f, "kernel    : %s (%s)\n", a->kernel, a->kernel_from);
+	if (a->hibernation)
+		fprintf(f, "transition: hibernation (the log's phases: %s ... %s, %s ... %s)\n",
+			a->phase_name[PH_SUSPEND],
+			a->phase_name[PH_SUSPEND_NOIRQ],
+			a->phase_name[PH_RESUME_NOIRQ],
+			a->phase_name[PH_RESUME]);
 	if (a->topology)
 		fprintf(f, "input     : lab topology %s\n", a->topology);
 	if (a->input)
@@ -173,10 +337,13 @@ void report_text(FILE *f, const struct analysis *a)
 			a->cblog->nlines, a->cblog->used, a->cblog->skipped,
 			a->obslog != a->cblog ? " in " : "",
 			a->obslog != a->cblog ? a->cblog->name : "");
-		if (a->obslog && a->obslog != a->cblog && a->obslog->nlines)
+		print_too_long(f, a->cblog);
+		if (a->obslog && a->obslog != a->cblog && a->obslog->nlines) {
 			fprintf(f, "            %d read, %d used, %d skipped in %s\n",
 				a->obslog->nlines, a->obslog->used,
 				a->obslog->skipped, a->obslog->name);
+			print_too_long(f, a->obslog);
+		}
 		fprintf(f, "cycle     : %d of %d (--cycle N)\n", a->cycle + 1,
 			a->cblog->ncycles);
 	}
@@ -287,7 +454,7 @@ void report_text(FILE *f, const struct analysis *a)
 			snprintf(b1, sizeof(b1), "%.3f%s", obs,
 				 a->observed_aborted[ph] ? "!" : "");
 		fmt_ms(b2, sizeof(b2), a->pred[ph][a->sp.stock]);
-		if (isnan(obs) || obs <= 0)
+		if (isnan(obs) || obs <= 0 || isnan(a->pred[ph][a->sp.stock]))
 			snprintf(b3, sizeof(b3), "-");
 		else
 			snprintf(b3, sizeof(b3), "%+.1f%%",
@@ -297,7 +464,7 @@ void report_text(FILE *f, const struct analysis *a)
 		fmt_ms(b6, sizeof(b6), a->pred[ph][POL_612]);
 		fmt_ms(b7, sizeof(b7), a->pred[ph][POL_MAINLINE]);
 		fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f %6d\n",
-			phase_key[ph], b1, b2, b3, b4, b6, b7, b5,
+			a->phase_name[ph], b1, b2, b3, b4, b6, b7, b5,
 			a->cp[ph].bound_us / 1e3, n);
 	}
 	{
@@ -315,7 +482,7 @@ void report_text(FILE *f, const struct analysis *a)
 			}
 			snprintf(b1, sizeof(b1), isnan(obs) ? "-" : "%.3f", obs);
 			fmt_ms(b2, sizeof(b2), pr[a->sp.stock]);
-			if (isnan(obs) || obs <= 0)
+			if (isnan(obs) || obs <= 0 || isnan(pr[a->sp.stock]))
 				snprintf(b3, sizeof(b3), "-");
 			else
 				snprintf(b3, sizeof(b3), "%+.1f%%",
@@ -324,11 +491,12 @@ void report_text(FILE *f, const struct analysis *a)
 			fmt_ms(b5, sizeof(b5), pr[POL_PMASYNC]);
 			fmt_ms(b6, sizeof(b6), pr[POL_612]);
 			fmt_ms(b7, sizeof(b7), pr[POL_MAINLINE]);
+			snprintf(lb, sizeof(lb), "= %s", a->side_name[side]);
 			fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f\n",
-				side ? "= resume" : "= suspend", b1, b2, b3, b4,
-				b6, b7, b5, bound / 1e3);
+				lb, b1, b2, b3, b4, b6, b7, b5, bound / 1e3);
 		}
 	}
+	print_stuck(f, a);
 	if (nph)
 		fprintf(f,
 			"(\"!\" = phase aborted; phases shorter than ~1 ms are dominated by list-walk\n"
@@ -338,21 +506,26 @@ void report_text(FILE *f, const struct analysis *a)
 	for (ph = 0; ph < NPHASES; ph++) {
 		if (!g->has_phase[ph])
 			continue;
-		fprintf(f, "  %-13s %9.3f: ", phase_key[ph], a->cp[ph].cp_us / 1e3);
+		fprintf(f, "  %-13s %9.3f: ", a->phase_name[ph],
+			a->cp[ph].cp_us / 1e3);
 		print_chain(f, g, &a->cp[ph], ph);
 	}
 
 	fprintf(f, "\nAdvice: make ONE sync device async (stock = %s policy; saving summed\n"
 		"over all phases, ms; negative = slower):\n", policy_name[a->sp.stock]);
 	{
-		int shown = 0, zero = 0;
+		int shown = 0, zero = 0, unsim = 0;
 
 		fprintf(f, "  %4s %10s %10s %10s  %s\n", "rank", "saving",
-			"suspend", "resume", "device");
+			a->side_name[0], a->side_name[1], "device");
 		for (i = 0; i < a->adv.nitems; i++) {
 			const struct advice_item *it = &a->adv.items[i];
 			double ss = 0, rs = 0;
 
+			if (it->on_path && !it->simulated) {
+				unsim++;
+				continue;
+			}
 			if (it->saving_us < 0.5) {
 				zero++;
 				continue;
@@ -375,6 +548,11 @@ void report_text(FILE *f, const struct analysis *a)
 			fprintf(f, "  (no single sync device saves 1 us or more)\n");
 		if (zero)
 			fprintf(f, "  %d other sync device(s) save nothing alone\n", zero);
+		if (unsim)
+			fprintf(f,
+				"  %d other sync device(s) on a critical path not simulated: at most %d\n"
+				"  per step, those holding the path longest first (--candidates N)\n",
+				unsim, a->adv.cand_max);
 	}
 	fprintf(f, "\nBest set of at most %d (greedy: repeatedly add the device with the largest\n"
 		"extra saving while it is >= %.3f ms; not exhaustive, devices that only help\n"
@@ -386,8 +564,9 @@ void report_text(FILE *f, const struct analysis *a)
 	if (!a->adv.nbest)
 		fprintf(f, "  (empty: no device saves %.3f ms)\n", a->adv.min_gain_us / 1e3);
 	else
-		fprintf(f, "  predicted total saving %.3f ms per suspend/resume cycle\n",
-			a->adv.best_saving_us / 1e3);
+		fprintf(f, "  predicted total saving %.3f ms per %s cycle\n",
+			a->adv.best_saving_us / 1e3,
+			a->hibernation ? "hibernation" : "suspend/resume");
 
 	if (a->adv.nbest) {
 		fprintf(f, "\nTo try the set (as root, before suspending):\n"

@@ -179,6 +179,9 @@ struct sim {
 	struct eheap readyq;		/* pm-async: ready async devices */
 	int pm_busy, pm_blocked;
 	int *stack, nstack;
+	int cur;			/* the device whose end is handled */
+	int *trig, *qtrig;		/* optional, see struct sim_out */
+	double *reach;			/* optional, see struct sim_out */
 };
 
 /* takes part in the walk (everything but parent-only placeholders) */
@@ -204,6 +207,8 @@ static void start_run(struct sim *s, int i, double t, int on_pm)
 	const struct dev *d = &s->g->d[i];
 
 	s->startt[i] = t;
+	if (s->trig)
+		s->trig[i] = s->cur;
 	s->on_pm[i] = (unsigned char)on_pm;
 	eh_push(&s->events, t + (d->has_cb[s->ph] ?
 				 d->dur[s->ph] + s->p->overhead_us : 0), 0, i);
@@ -283,6 +288,11 @@ static void node_done(struct sim *s, int i, double t)
 
 		s->done[x] = 1;
 		s->endt[x] = t;
+		if (!is_cb(s, x)) {	/* a placeholder: with what ended */
+			s->startt[x] = t;
+			if (s->trig)
+				s->trig[x] = s->cur;
+		}
 		if (s->pol == POL_MAINLINE)
 			start_next(s, x, t);
 		for (k = g->wait_off[s->side][x]; k < g->wait_off[s->side][x + 1]; k++) {
@@ -311,6 +321,8 @@ static void queue_work(struct sim *s, int i, double t)
 		got_slot(s, i, t);
 	} else {
 		s->fifo[s->ftail++] = i;
+		if (s->qtrig)
+			s->qtrig[i] = s->cur;
 	}
 }
 
@@ -319,6 +331,8 @@ static void pm_advance(struct sim *s, double t)
 	while (!s->pm_busy && s->pm_blocked < 0 && s->widx < s->nwalk) {
 		int i = s->walk[s->widx];
 
+		if (s->reach && isnan(s->reach[i]))
+			s->reach[i] = t;
 		if (s->pol == POL_MAINLINE && (s->started[i] || s->done[i])) {
 			s->widx++;	/* dpm_async_fn(): started already */
 			continue;
@@ -338,6 +352,45 @@ static void pm_advance(struct sim *s, double t)
 		s->widx++;
 		start_run(s, i, t, 1);
 	}
+}
+
+/**
+ * sim_stuck() - why a simulated phase did not end
+ * @s: the simulation, its event queue empty with devices not done
+ * @out: gets in ->stuck a device that waits for ever and in ->stuck_on
+ *	 one of its dependencies that is not done
+ *
+ * With slots (6.12, mainline) a started device sleeps in its slot until
+ * its dependencies are done.  Mainline starts a parent on its first
+ * finished child, so a parent can take the last free slot while another
+ * child is still queued behind it: once every slot is held that way, no
+ * queued device ever runs.  The device reported is the first in walk
+ * order that holds a slot (else the one the PM task waits for, else any
+ * device not done).
+ */
+static void sim_stuck(const struct sim *s, struct sim_out *out)
+{
+	const struct graph *g = s->g;
+	int k, i, w = -1;
+
+	for (k = 0; k < s->nwalk && w < 0; k++)
+		if (s->in_slot[s->walk[k]] && !s->done[s->walk[k]])
+			w = s->walk[k];
+	if (w < 0 && s->pm_blocked >= 0)
+		w = s->pm_blocked;
+	for (i = 0; i < g->n && w < 0; i++)
+		if (!s->done[i])
+			w = i;
+	out->stuck = w;
+	out->stuck_slots = s->free_slots;
+	if (w < 0)		/* not called then */
+		return;
+	out->stuck_in_slot = s->in_slot[w];
+	for (k = g->dep_off[s->side][w]; k < g->dep_off[s->side][w + 1]; k++)
+		if (!s->done[g->dep_idx[s->side][k]]) {
+			out->stuck_on = g->dep_idx[s->side][k];
+			break;
+		}
 }
 
 double sim_phase(const struct graph *g, int ph, enum policy pol,
@@ -369,11 +422,21 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 	s.started = xcalloc((size_t)n + 1, 1);
 	s.free_slots = p->limit > 0 ? p->limit : 1;
 	s.pm_blocked = -1;
+	s.cur = -1;
+	s.trig = out ? out->trig : NULL;
+	s.qtrig = out ? out->qtrig : NULL;
+	s.reach = out ? out->reach : NULL;
 
 	for (i = 0; i < n; i++) {
 		s.left[i] = g->dep_off[s.side][i + 1] - g->dep_off[s.side][i];
 		s.startt[i] = NAN;
 		s.endt[i] = NAN;
+		if (s.trig)
+			s.trig[i] = -1;
+		if (s.qtrig)
+			s.qtrig[i] = -1;
+		if (s.reach)
+			s.reach[i] = NAN;
 	}
 	for (i = 0; i < n; i++) {
 		int x = g->topo[ph][i];
@@ -415,6 +478,7 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 		struct ev e = eh_pop(&s.events);
 		int x = e.node;
 
+		s.cur = x;
 		node_done(&s, x, e.t);
 		if (s.on_pm[x]) {
 			s.pm_busy = 0;
@@ -439,13 +503,20 @@ double sim_phase(const struct graph *g, int ph, enum policy pol,
 		}
 	}
 	if (ndone < n)
-		makespan = NAN;	/* model deadlock: should not happen */
+		makespan = NAN;	/* never ends: see sim_stuck() */
 	if (out) {
 		out->makespan_us = makespan;
+		out->stuck = -1;
+		out->stuck_on = -1;
+		out->stuck_in_slot = 0;
+		if (ndone < n)
+			sim_stuck(&s, out);
 		if (out->start)
 			memcpy(out->start, s.startt, sizeof(double) * (size_t)n);
 		if (out->end)
 			memcpy(out->end, s.endt, sizeof(double) * (size_t)n);
+		if (out->ready)
+			memcpy(out->ready, s.ready, sizeof(double) * (size_t)n);
 	}
 	free(s.left);
 	free(s.pos);

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lineread.h"
 #include "pmadv.h"
 
 /* first line of ROOT/NAME/FILE, trimmed, in buf; 0 if unreadable */
@@ -133,13 +134,16 @@ static int take_release(const char *p, char *rel, size_t n)
 int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 		       size_t fn)
 {
-	FILE *f = fopen(log, "r");
-	char *line = NULL, *p;
-	size_t cap = 0;
+	FILE *f = strcmp(log, "-") ? fopen(log, "r") : NULL;
+	struct line_reader lr;
+	char *line, *p;
 	int lineno = 0, found = 0;
 	const char *run;
 
-	while (f && !found && getline(&line, &cap, f) >= 0) {
+	if (f)
+		lr_init(&lr, f, LINE_MAX_BYTES);
+	while (f && !found && lr_next(&lr) > 0) {
+		line = lr.line;
 		lineno++;
 		p = strstr(line, "Linux version ");
 		if (p && take_release(p + 14, rel, n)) {
@@ -156,9 +160,10 @@ int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 			}
 		}
 	}
-	free(line);
-	if (f)
+	if (f) {
+		lr_free(&lr);
 		fclose(f);
+	}
 	if (found)
 		return 1;
 	run = beside_log(log, "run.txt");

@@ -6,14 +6,18 @@
  * computed by hand (see the comments); the shared sample test is skipped
  * when the file is absent.
  */
+#define _DEFAULT_SOURCE		/* wait4(): a child's own peak memory */
 #include <ctype.h>
 #include <fnmatch.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pmadv.h"
@@ -581,7 +585,7 @@ static void test_advice(void)
 		ok(0, "advice topology");
 		return;
 	}
-	advice_compute(&g, &p, 5, 50, &a);
+	advice_compute(&g, &p, 5, 50, 0, &a);
 	ok(near(a.base_us[PH_SUSPEND], 190000, EPS6), "advice: stock baseline 190 ms");
 	ok(a.nitems == 2 && a.items[0].dev == graph_find(&g, "i8042") &&
 	   near(a.items[0].saving_us, 60000, EPS6) &&
@@ -594,7 +598,7 @@ static void test_advice(void)
 	   near(a.best_cum_us[0], 60000, EPS6),
 	   "advice: greedy set {i8042, eth} saves 90 ms");
 	advice_free(&a);
-	advice_compute(&g, &p, 1, 50, &a);
+	advice_compute(&g, &p, 1, 50, 0, &a);
 	ok(a.nbest == 1 && near(a.best_saving_us, 60000, EPS6),
 	   "advice: --max 1 keeps the best single device");
 	advice_free(&a);
@@ -602,7 +606,7 @@ static void test_advice(void)
 
 	/* seed: making i8042 async saves exactly the 60 ms stall */
 	topo(&g, seed_topo);
-	advice_compute(&g, &p, 5, 50, &a);
+	advice_compute(&g, &p, 5, 50, 0, &a);
 	ok(a.nitems == 1 && near(a.items[0].saving_us, 60000, EPS6) &&
 	   near(a.items[0].ph_saving_us[PH_SUSPEND], 60000, EPS6),
 	   "advice: seed stall, i8042 async saves 60 ms of suspend");
@@ -1617,6 +1621,795 @@ static void test_safe_output_newline(void)
 	sh("rm -rf '%s'", base);
 }
 
+/* ------------------------------------------------------------ scaling */
+
+/* a small LCG: the synthetic logs are the same on every machine */
+static unsigned int lcg_next(unsigned int *s)
+{
+	*s = *s * 1103515245u + 12345u;
+	return (*s >> 16) & 0x7fff;
+}
+
+/*
+ * A synthetic 6.x log of one suspend/resume cycle of @n devices: a tree
+ * where the parent of dev<i> is dev<(i - 1) / 4> (dev00000's is
+ * "platform"), six devices in ten sync (PID 100, the PM task), the others
+ * async (PIDs 1000-1063); callbacks of 1-60 us, one in ten of 0.1-2 ms,
+ * one in a hundred of 5-50 ms; every device in suspend and resume, one in
+ * four in the noirq phases, one in eight in late/early.  Suspend phases
+ * print children first (reverse list order), resume phases list order.
+ * Returns 0 on success.
+ */
+static int write_synthetic_log(const char *path, int n, unsigned int seed)
+{
+	static const char *const verb[NPHASES] = {
+		"suspend", "late suspend", "noirq suspend",
+		"noirq resume", "early resume", "resume",
+	};
+	static const int every[NPHASES] = { 1, 8, 4, 4, 8, 1 };
+	FILE *f = fopen(path, "w");
+	unsigned int s = seed;
+	int *dur = xmalloc(sizeof(int) * (size_t)n * NPHASES);
+	int *pid = xmalloc(sizeof(int) * (size_t)n);
+	double t = 1.0;
+	int i, k, ph;
+
+	if (!f) {
+		free(dur);
+		free(pid);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		pid[i] = lcg_next(&s) % 10 < 6 ? 100 : 1000 + i % 64;
+		for (ph = 0; ph < NPHASES; ph++) {
+			unsigned int r = lcg_next(&s) % 100;
+
+			int *d = &dur[i * NPHASES + ph];
+
+			if (r < 1)
+				*d = 5000 + (int)(lcg_next(&s) % 45000);
+			else if (r < 11)
+				*d = 100 + (int)(lcg_next(&s) % 1900);
+			else
+				*d = 1 + (int)(lcg_next(&s) % 60);
+		}
+	}
+	fprintf(f, "[    0.000000] Linux version 6.12.0-synthetic (test) #1 SMP\n");
+	fprintf(f, "[    1.000000] PM: suspend entry (deep)\n");
+	for (ph = 0; ph < NPHASES; ph++) {
+		double start = t;
+
+		for (k = 0; k < n; k++) {
+			char par[16];
+			int d;
+
+			i = phase_is_suspend(ph) ? n - 1 - k : k;
+			if (i % every[ph])
+				continue;
+			d = dur[i * NPHASES + ph];
+			if (i)
+				snprintf(par, sizeof(par), "dev%05d",
+					 (i - 1) / 4);
+			else
+				snprintf(par, sizeof(par), "platform");
+			fprintf(f, "[%12.6f] drv%d dev%05d: PM: calling drv_%s @ %d, parent: %s\n",
+				t, i % 7, i, phase_key[ph], pid[i], par);
+			t += d / 1e6;
+			fprintf(f, "[%12.6f] drv%d dev%05d: PM: drv_%s returned 0 after %d usecs\n",
+				t, i % 7, i, phase_key[ph], d);
+			t += 0.000002;
+		}
+		fprintf(f, "[%12.6f] PM: %s of devices complete after %.3f msecs\n",
+			t, verb[ph], (t - start) * 1e3);
+		t += 0.001;
+	}
+	fprintf(f, "[%12.6f] PM: suspend exit\n", t);
+	free(dur);
+	free(pid);
+	return fclose(f) ? -1 : 0;
+}
+
+/* ------------------------------------------------------------ issue #28 */
+
+/* CPU seconds (user + system) of a rusage */
+static double cpu_s(const struct rusage *ru)
+{
+	return ru->ru_utime.tv_sec + ru->ru_utime.tv_usec / 1e6 +
+	       ru->ru_stime.tv_sec + ru->ru_stime.tv_usec / 1e6;
+}
+
+/**
+ * run_timed() - run the tool, output discarded, killed after a deadline
+ * @args: its arguments (sh syntax)
+ * @limit_s: wall-clock seconds it may take; it is killed after that
+ * @cpu: gets its CPU time (user + system, s)
+ * @maxrss_kb: gets its peak resident set (KiB)
+ *
+ * Return: its exit status, -1 if it was killed or did not run.
+ */
+static int run_timed(const char *args, double limit_s, double *cpu,
+		     long *maxrss_kb)
+{
+	char *cmd = xasprintf("exec %s %s >/dev/null 2>&1", tool, args);
+	struct rusage ru;
+	struct timespec t0, t1, nap = { 0, 10000000 };
+	pid_t pid;
+	int st = 0, killed = 0;
+
+	*cpu = 0;
+	*maxrss_kb = 0;
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+		_exit(127);
+	}
+	free(cmd);
+	if (pid < 0)
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	while (wait4(pid, &st, WNOHANG, &ru) == 0) {
+		clock_gettime(CLOCK_MONOTONIC, &t1);
+		if (!killed && (t1.tv_sec - t0.tv_sec) +
+		    (t1.tv_nsec - t0.tv_nsec) / 1e9 > limit_s) {
+			kill(pid, SIGKILL);
+			killed = 1;
+		}
+		nanosleep(&nap, NULL);
+	}
+	*cpu = cpu_s(&ru);
+	*maxrss_kb = ru.ru_maxrss;
+	if (killed || !WIFEXITED(st))
+		return -1;
+	return WEXITSTATUS(st);
+}
+
+/* CPU seconds of this process so far */
+static double self_cpu_s(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return cpu_s(&ru);
+}
+
+/*
+ * Finding A: the ranking re-simulated the phase for every sync device,
+ * O(n^2 log n): 1.3k devices 1.35 s, 12.9k 265 s.  It now simulates the
+ * devices on the simulated critical path only, a bounded number per step.
+ * Timed as a ratio to parsing the same log in this process (CPU times,
+ * so that a loaded machine slows both): the whole tool (parse, graph, four
+ * policies, ranking, output) on 10,000 devices must stay within
+ * SCALE_RATIO parses.  Before, it took about 2800 (62 s); now about 23
+ * (0.5 s).
+ */
+#define SCALE_DEVICES	10000
+#define SCALE_RATIO	100
+
+/*
+ * Logs written to be slow, 2-4 MB: @kind 0, 40,000 callings that never
+ * return (each looked through all open ones: 6 s, then over 200); 1,
+ * 30,000 devices of one name under different parents (each looked
+ * through all of that name: 11 s).  Now 0.1-0.2 s.
+ */
+static int write_hostile_scale(const char *path, int kind)
+{
+	FILE *f = fopen(path, "w");
+	double t = 1.0;
+	int i;
+
+	if (!f)
+		return -1;
+	for (i = 0; i < (kind ? 30000 : 40000); i++, t += 0.000002) {
+		if (!kind) {
+			fprintf(f, "[%12.6f] drv d%d: PM: calling cb @ 100, parent: p\n",
+				t, i);
+			continue;
+		}
+		fprintf(f, "[%12.6f] drv x: PM: calling cb @ 100, parent: p%d\n",
+			t, i);
+		fprintf(f, "[%12.6f] drv x: PM: cb returned 0 after 1 usecs\n", t);
+	}
+	fprintf(f, "[%12.6f] PM: suspend of devices complete after 1.000 msecs\n", t);
+	return fclose(f) ? -1 : 0;
+}
+
+/* the hostile logs, timed against @parse (the synthetic log's parse) */
+static void test_hostile_scaling(const char *dir, double parse)
+{
+	static const char *const what[] = {
+		"40,000 callings without a return",
+		"30,000 devices of one name",
+	};
+	int kind;
+
+	for (kind = 0; kind < 2; kind++) {
+		char *log = xasprintf("%s/hostile%d.txt", dir, kind), *a;
+		double cpu;
+		long rss;
+		int st;
+
+		if (write_hostile_scale(log, kind)) {
+			ok(0, "scaling: write %s", log);
+			free(log);
+			continue;
+		}
+		a = xasprintf("'%s'", log);
+		st = run_timed(a, 30 + SCALE_RATIO * 2 * parse, &cpu, &rss);
+		diag("scaling: %s: the tool %.3f s CPU (%.1f parses of the synthetic log)",
+		     what[kind], cpu, cpu / parse);
+		ok(st == 0 && cpu / parse < SCALE_RATIO,
+		   "scaling: a log of %s in less than %d parses of the 10,000-device one (%s)",
+		   what[kind], SCALE_RATIO,
+		   st < 0 ? "killed at its deadline" : "took that long");
+		unlink(log);
+		free(a);
+		free(log);
+	}
+}
+
+static void test_scaling(void)
+{
+	char dir[] = "/tmp/pmadv-scale.XXXXXX", *log, *a, err[1024];
+	double parse = 1e9, cpu, t;
+	struct pmlog pl;
+	long rss;
+	int k, st;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "scaling: temporary directory");
+		return;
+	}
+	log = xasprintf("%s/syn.txt", dir);
+	if (write_synthetic_log(log, SCALE_DEVICES, 1)) {
+		ok(0, "scaling: write %s", log);
+		free(log);
+		return;
+	}
+	for (k = 0; k < 3; k++) {
+		t = self_cpu_s();
+		pmlog_parse_file(log, 0, &pl, err, sizeof(err));
+		t = self_cpu_s() - t;
+		if (t < parse)
+			parse = t;
+		if (!k)
+			ok(pl.ncb == SCALE_DEVICES * 2 + SCALE_DEVICES / 4 * 2 +
+			   SCALE_DEVICES / 8 * 2,
+			   "scaling: the synthetic log has %d callbacks", pl.ncb);
+		pmlog_free(&pl);
+	}
+	if (parse < 0.005)	/* the clock's grain */
+		parse = 0.005;
+	a = xasprintf("'%s'", log);
+	st = run_timed(a, 30 + SCALE_RATIO * 2 * parse, &cpu, &rss);
+	diag("scaling: %d devices: parse %.3f s, the tool %.3f s CPU (%.1f parses; at most %d)",
+	     SCALE_DEVICES, parse, cpu, cpu / parse, SCALE_RATIO);
+	ok(st == 0 && cpu / parse < SCALE_RATIO,
+	   "scaling: advice on %d devices in less than %d times the parse (%s)",
+	   SCALE_DEVICES, SCALE_RATIO,
+	   st < 0 ? "killed at its deadline" : "took that long");
+	free(a);
+	test_hostile_scaling(dir, parse);
+	/* how many the ranking simulated: 400000 / devices per step */
+	a = xasprintf("--json --max 3 '%s'", log);
+	{
+		int s2, ns = 0, nc = 0, np = 0, per = 0;
+		char *out = run(a, &s2);
+		const char *r = strstr(out, "\"ranking\": {");
+
+		if (r)
+			sscanf(r, "\"ranking\": {\"sync_devices\": %d, \"on_critical_path\": %d, \"simulated\": %d, \"candidates_per_step\": %d",
+			       &nc, &np, &ns, &per);
+		ok(s2 == 0 && per == 400000 / (SCALE_DEVICES + 1) &&
+		   ns == per && np > ns && nc >= np,
+		   "scaling: --json says how many devices the ranking simulated (%d of %d on a critical path, of %d sync)",
+		   ns, np, nc);
+		free(out);
+	}
+	free(a);
+	unlink(log);
+	rmdir(dir);
+	free(log);
+}
+
+/*
+ * Finding A: a line longer than LINE_MAX_BYTES is read through and
+ * dropped, and counted: a file without newlines is not held in memory
+ * (a 512 MB one took 526 MB).  A 16 MB line between the lines of a
+ * small log, and one at its end without a newline.
+ */
+#define LONG_LINE_MB	16
+
+static void test_long_line(void)
+{
+	char dir[] = "/tmp/pmadv-long.XXXXXX", *log, *a, *out, *buf;
+	FILE *f, *src;
+	char *p = logpath("new_basic.txt"), line[1024];
+	double cpu;
+	long rss;
+	int st, n = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "long line: temporary directory");
+		free(p);
+		return;
+	}
+	log = xasprintf("%s/long.txt", dir);
+	f = fopen(log, "w");
+	src = fopen(p, "r");
+	buf = xmalloc(1 << 20);
+	memset(buf, 'x', 1 << 20);
+	while (f && src && fgets(line, sizeof(line), src)) {
+		int k;
+
+		fputs(line, f);
+		if (++n != 3)
+			continue;
+		for (k = 0; k < LONG_LINE_MB; k++)
+			fwrite(buf, 1, 1 << 20, f);
+		fputc('\n', f);
+	}
+	if (f) {
+		int k;
+
+		for (k = 0; k < LONG_LINE_MB; k++)
+			fwrite(buf, 1, 1 << 20, f);
+		fclose(f);
+	}
+	if (src)
+		fclose(src);
+	free(buf);
+	a = xasprintf("'%s'", log);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "\n            2 longer than 8192 bytes, skipped unread\n") &&
+	   strstr(out, "lines     : 48 read, 38 used, 8 skipped"),
+	   "long line: two lines of %d MB skipped and counted, the log's lines all read",
+	   LONG_LINE_MB);
+	free(out);
+	st = run_timed(a, 60, &cpu, &rss);
+	diag("long line: peak RSS %ld KiB", rss);
+	ok(st == 0 && rss < LONG_LINE_MB * 1024 / 2,
+	   "long line: memory stays small (%ld KiB, a line is %d MiB)", rss,
+	   LONG_LINE_MB);
+	free(a);
+	unlink(log);
+	/* a file that is nothing but a line without a newline */
+	f = fopen(log, "w");
+	if (f) {
+		buf = xmalloc(1 << 20);
+		memset(buf, 'y', 1 << 20);
+		for (n = 0; n < LONG_LINE_MB; n++)
+			fwrite(buf, 1, 1 << 20, f);
+		free(buf);
+		fclose(f);
+	}
+	a = xasprintf("'%s'", log);
+	out = run(a, &st);
+	ok(st == 2 && strstr(out, "no usable PM lines in 1 lines (1 longer than 8192 bytes"),
+	   "long line: a file without a newline: no usable PM lines, the long line named");
+	free(out);
+	free(a);
+	unlink(log);
+	rmdir(dir);
+	free(log);
+	free(p);
+}
+
+/*
+ * The greedy set counts a pick's effect in the phases it has no callback
+ * in.  new_basic.txt with one slot (mainline): the sound card0 (a suspend
+ * callback only) made async no longer holds the PM task in resume while
+ * its parent resumes: 1.005 ms of suspend and 2 ms of resume.  Before,
+ * the set's resume time stayed the old one and the next device simulated
+ * in resume, Fixed MDIO bus.0, got the 2 ms and joined the set, though it
+ * makes resume slower.
+ */
+static void test_greedy_all_phases(void)
+{
+	char *p = logpath("new_basic.txt"), *a = xasprintf("--limit 1 '%s'", p);
+	char *out;
+	int st;
+
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "  1. card0@0000:00:1b.0") &&
+	   strstr(out, "cumulative saving 3.005 ms") &&
+	   !strstr(out, "  2. Fixed MDIO bus.0"),
+	   "advice: a pick's saving in the phases it has no callback in is its own (set {card0}, 3.005 ms)");
+	free(out);
+	free(a);
+	/* --candidates: fewer simulated, and said so */
+	a = xasprintf("--candidates 1 --top 3 '%s'", sample ? sample : p);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "on a critical path not simulated: at most 1"),
+	   "advice: --candidates 1 simulates one device per step and says how many were left out");
+	free(out);
+	free(a);
+	a = xasprintf("--candidates 0 '%s'", p);
+	out = run(a, &st);
+	ok(st == 2 && strstr(out, "--candidates: 0 is out of range"),
+	   "options: '--candidates 0' exits 2 naming it");
+	free(out);
+	free(a);
+	free(p);
+}
+
+/*
+ * Finding B1: with few slots mainline's model never ends a phase (a parent
+ * started by its first finished child sleeps in the last slot while its
+ * other child is queued behind it).  The table printed "deadlock" and the
+ * error column "+nan%": now "stuck" and a line saying why, in words.
+ */
+static void test_stuck(void)
+{
+	char dir[] = "/tmp/pmadv-stuck.XXXXXX", *t, *a, *out;
+	int st;
+	FILE *f;
+
+	if (sample) {
+		a = xasprintf("--limit 2 --policy mainline '%s'", sample);
+		out = run(a, &st);
+		ok(st == 0 && !strstr(out, "nan") && !strstr(out, "deadlock") &&
+		   strstr(out, "suspend_late       15.933      stuck        -") &&
+		   strstr(out, "stuck: mainline, suspend_late (and = suspend): no prediction: ") &&
+		   strstr(out, "all 2 slots are held by started devices that wait for devices queued behind them (1-1 waits for 1-1.1)"),
+		   "stuck: mainline with 2 slots on the sample: no nan, the reason in words");
+		free(out);
+		free(a);
+		a = xasprintf("--json --limit 2 --policy mainline '%s'", sample);
+		out = run(a, &st);
+		ok(st == 0 && json_ok(out) &&
+		   strstr(out, "\"no_prediction\": {\"mainline\": \"no prediction: the model's queue never drains"),
+		   "stuck: --json says why there is no mainline prediction");
+		free(out);
+		free(a);
+	} else {
+		skip("stuck: sample", "sample not found");
+		skip("stuck: sample --json", "sample not found");
+	}
+	if (!mkdtemp(dir)) {
+		ok(0, "stuck: temporary directory");
+		return;
+	}
+	/*
+	 * P's children B (parent of C) and A; S sync.  Suspend walk S, A,
+	 * C, B, P.  The PM task runs S 0-10; A (a leaf, started upfront) ends
+	 * at 1 and starts P, queued behind C; C ends at 2 and starts B,
+	 * queued behind P; P takes the one slot and waits for B.
+	 */
+	t = xasprintf("%s/t.txt", dir);
+	f = fopen(t, "w");
+	if (f) {
+		fputs("P suspend=1000\nB parent=P suspend=1000\nC parent=B suspend=1000\n"
+		      "A parent=P suspend=1000\nS async=0 suspend=10000\n", f);
+		fclose(f);
+	}
+	a = xasprintf("--limit 1 --topology '%s'", t);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "suspend                 -      stuck") &&
+	   strstr(out, "= suspend               -      stuck") &&
+	   strstr(out, "its only slot is held by a started device that waits for one queued behind it (P waits for B)"),
+	   "stuck: a topology that mainline's model cannot end with one slot: 'stuck', P waits for B");
+	free(out);
+	free(a);
+	unlink(t);
+	free(t);
+	rmdir(dir);
+}
+
+/* Findings B2, B3: a directory or an empty links file */
+static void test_bad_files(void)
+{
+	static const struct {
+		const char *args;
+		int status;
+		const char *want;
+	} c[] = {
+		{ "'%s'", 1, ": is a directory, not a file" },
+		{ "--ftrace '%s' '%s/old_basic.txt'", 1, ": is a directory, not a file" },
+		{ "--topology '%s'", 1, "--topology %s: is a directory" },
+		{ "--links '%s' '%s/old_basic.txt'", 1, "--links %s: is a directory" },
+		{ "--links /dev/null '%s/old_basic.txt'", 2, "--links /dev/null: empty: not a links file" },
+		{ "--links '%s/new_basic.txt' '%s/old_basic.txt'", 2, "not a links file: none of its 46 lines is a link" },
+		{ "summarize --label L '%s'", 2, ": is a directory, not a file" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(c); i++) {
+		char *a = xasprintf(c[i].args, logdir, logdir);
+		char *w = xasprintf(c[i].want, logdir);
+		int st;
+		char *out = run(a, &st);
+
+		if (!ok(st == c[i].status && strstr(out, w),
+			"bad file: %s exits %d saying \"%s\"", a, c[i].status, w))
+			diag("got status %d: %s", st, strtok(out, "\n"));
+		free(out);
+		free(w);
+		free(a);
+	}
+	{
+		char dir[] = "/tmp/pmadv-links.XXXXXX", *l, *a, *out, *o;
+		FILE *f;
+		int st;
+
+		if (!mkdtemp(dir)) {
+			ok(0, "links: temporary directory");
+			return;
+		}
+		l = xasprintf("%s/links.txt", dir);
+		f = fopen(l, "w");
+		if (f) {
+			fputs("# device links of host from /sys/class/devlink: consumer, supplier, flags\n", f);
+			fclose(f);
+		}
+		o = logpath("old_basic.txt");
+		a = xasprintf("--links '%s' '%s'", l, o);
+		out = run(a, &st);
+		ok(st == 0 && strstr(out, "links     : 0 device links used"),
+		   "links: a links file of comments only (a machine without links) is read: 0 links");
+		free(out);
+		free(a);
+		free(o);
+		unlink(l);
+		free(l);
+		rmdir(dir);
+	}
+}
+
+/*
+ * Finding B4: "dmesg -x" and "journalctl -o json" logs.  new_basic.txt
+ * and old_basic.txt rewritten both ways must give the report of the plain
+ * log from the "devices" line on.
+ */
+static void write_variant(const char *from, const char *to, int json)
+{
+	FILE *in = fopen(from, "r"), *out = fopen(to, "w");
+	char line[2048];
+	int n = 0;
+
+	while (in && out && fgets(line, sizeof(line), in)) {
+		double ts = 0;
+		char *m = line, *e = strchr(line, ']');
+		size_t l = strlen(line);
+
+		if (l && line[l - 1] == '\n')
+			line[--l] = 0;
+		if (!json) {
+			fprintf(out, "%s  :%s  : %s\n", n % 3 ? "kern" : "user",
+				n % 2 ? "info" : "debug", line);
+			n++;
+			continue;
+		}
+		if (line[0] == '[' && e) {
+			ts = strtod(line + 1, NULL);
+			m = e + 1;
+			if (*m == ' ')
+				m++;
+		}
+		/* fields before and after MESSAGE, some tricky */
+		fprintf(out, "{\"__CURSOR\":\"s=1;i=%x;b=2\",\"_UDEV_DEVLINK\":[\"/dev/a\",\"/dev/\\\"b\\\"\"],"
+			"\"PRIORITY\":\"6\",\"_TRANSPORT\":\"kernel\",\"MESSAGE\":", n);
+		if (n % 5 == 4) {	/* as bytes */
+			fputc('[', out);
+			for (e = m; *e; e++)
+				fprintf(out, "%s%d", e == m ? "" : ",", (unsigned char)*e);
+			fputc(']', out);
+		} else {
+			json_quote(out, m);
+		}
+		fprintf(out, ",\"_SOURCE_MONOTONIC_TIMESTAMP\":\"%.0f\",\"X\":{\"y\":[1,{\"z\":\"}\"}]}}\n",
+			ts * 1e6);
+		/* a PM line from user space: not the kernel's */
+		if (n++ == 2)
+			fprintf(out, "{\"MESSAGE\":\"PM: suspend of devices complete after 99.000 msecs\",\"_TRANSPORT\":\"syslog\"}\n");
+	}
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+}
+
+static void test_log_variants(void)
+{
+	static const char *const logs[] = { "new_basic.txt", "old_basic.txt" };
+	static const char *const kind[] = { "dmesg -x", "journalctl -o json" };
+	char dir[] = "/tmp/pmadv-variants.XXXXXX";
+	size_t i;
+	int v;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "log variants: temporary directory");
+		return;
+	}
+	for (i = 0; i < ARRAY_SIZE(logs); i++) {
+		char *p = logpath(logs[i]), *a = xasprintf("'%s'", p), *plain;
+		const char *want;
+		int st;
+
+		plain = run(a, &st);
+		want = strstr(plain, "devices   :");
+		for (v = 0; v < 2; v++) {
+			char *t = xasprintf("%s/%d-%s", dir, v, logs[i]);
+			char *b = xasprintf("'%s'", t), *out;
+			const char *got;
+
+			write_variant(p, t, v);
+			out = run(b, &st);
+			got = strstr(out, "devices   :");
+			if (!ok(st == 0 && want && got && !strcmp(want, got) &&
+				(!v || strstr(out, "(journal JSON, the kernel's MESSAGE fields)")),
+				"log variants: %s as %s gives the same report", logs[i], kind[v]))
+				diag("got status %d: %s", st, strtok(out, "\n"));
+			free(out);
+			unlink(t);
+			free(b);
+			free(t);
+		}
+		free(plain);
+		free(a);
+		free(p);
+	}
+	/* json-pretty: not one entry per line, said so */
+	{
+		char *t = xasprintf("%s/pretty.json", dir), *a, *out;
+		FILE *f = fopen(t, "w");
+		int st;
+
+		if (f) {
+			fputs("{\n\t\"__CURSOR\" : \"s=1\",\n\t\"MESSAGE\" : \"PM: suspend entry (deep)\",\n"
+			      "\t\"_TRANSPORT\" : \"kernel\"\n}\n", f);
+			fclose(f);
+		}
+		a = xasprintf("'%s'", t);
+		out = run(a, &st);
+		ok(st == 2 && strstr(out, "not one journal entry per line") &&
+		   strstr(out, "journalctl -k -o short-monotonic"),
+		   "log variants: journal JSON across lines (json-pretty): exit 2 saying how to export it");
+		free(out);
+		free(a);
+		unlink(t);
+		free(t);
+	}
+	rmdir(dir);
+}
+
+/*
+ * Finding B8: a hibernation log names its phases.  The hostile cycle
+ * (i8042 10 ms in each side) with the verbs of a restore from an image:
+ * freeze, late freeze, noirq freeze, noirq restore, early restore,
+ * restore.
+ */
+static const char hibernation_log[] =
+	"[    1.000000] PM: hibernation: hibernation entry\n"
+	"[    1.001000] i8042 i8042: PM: calling platform_pm_freeze @ 100, parent: platform\n"
+	"[    1.011000] i8042 i8042: PM: platform_pm_freeze returned 0 after 10000 usecs\n"
+	"[    1.011100] PM: freeze of devices complete after 10.100 msecs\n"
+	"[    1.012000] PM: late freeze of devices complete after 0.100 msecs\n"
+	"[    1.013000] PM: noirq freeze of devices complete after 0.100 msecs\n"
+	"[    2.000000] PM: noirq restore of devices complete after 0.100 msecs\n"
+	"[    2.001000] PM: early restore of devices complete after 0.100 msecs\n"
+	"[    2.002000] i8042 i8042: PM: calling platform_pm_restore @ 100, parent: platform\n"
+	"[    2.012000] i8042 i8042: PM: platform_pm_restore returned 0 after 10000 usecs\n"
+	"[    2.012100] PM: restore of devices complete after 10.100 msecs\n";
+
+static void test_hibernation(void)
+{
+	char dir[] = "/tmp/pmadv-hib.XXXXXX", *t, *a, *out;
+	FILE *f;
+	int st;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "hibernation: temporary directory");
+		return;
+	}
+	t = xasprintf("%s/hib.txt", dir);
+	f = fopen(t, "w");
+	if (f) {
+		fputs(hibernation_log, f);
+		fclose(f);
+	}
+	a = xasprintf("'%s'", t);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "transition: hibernation") &&
+	   strstr(out, "\nfreeze             10.100 ") &&
+	   strstr(out, "\nfreeze_late         0.100 ") &&
+	   strstr(out, "\nfreeze_noirq        0.100 ") &&
+	   strstr(out, "\nrestore_noirq       0.100 ") &&
+	   strstr(out, "\nrestore_early       0.100 ") &&
+	   strstr(out, "\nrestore            10.100 ") &&
+	   strstr(out, "\n= freeze           10.300 ") &&
+	   strstr(out, "\n= restore          10.300 ") &&
+	   !strstr(out, "suspend_noirq") && !strstr(out, "resume_early"),
+	   "hibernation: the phases are freeze ... restore, as the log's lines say");
+	free(out);
+	free(a);
+	a = xasprintf("--json '%s'", t);
+	out = run(a, &st);
+	ok(st == 0 && json_ok(out) && strstr(out, "\"transition\": \"hibernation\"") &&
+	   strstr(out, "\"name\": \"freeze_late\"") &&
+	   strstr(out, "\"name\": \"restore_noirq\"") &&
+	   strstr(out, "\"suspend_late\": {\"observed_ms\": 0.100"),
+	   "hibernation: --json names them, under the stable keys");
+	free(out);
+	free(a);
+	unlink(t);
+	free(t);
+	rmdir(dir);
+	if (sample) {
+		a = xasprintf("'%s'", sample);
+		out = run(a, &st);
+		ok(st == 0 && !strstr(out, "transition:") &&
+		   strstr(out, "\nsuspend_noirq "),
+		   "hibernation: a suspend log keeps suspend ... resume");
+		free(out);
+		free(a);
+	} else {
+		skip("hibernation: suspend log", "sample not found");
+	}
+}
+
+/*
+ * Finding B7: every document a man page names is in the tree (when the
+ * tools sit in a kernel tree: tools/power/pm-async/).
+ */
+static void test_man_refs(void)
+{
+	static const char *const man[] = {
+		"pm-async-advise.8", "pm-async-report.8", "pm-async-measure.8"
+	};
+	const char *root = "../../../../..";	/* from advise/tests */
+	char *doc = xasprintf("%s/Documentation", root);
+	size_t i;
+	struct stat sb;
+
+	if (stat(doc, &sb) || !S_ISDIR(sb.st_mode)) {
+		skip("man pages: the documents they name exist", "not in a kernel tree");
+		free(doc);
+		return;
+	}
+	free(doc);
+	for (i = 0; i < ARRAY_SIZE(man); i++) {
+		char *p = xasprintf("../../man/%s", man[i]), line[1024];
+		FILE *f = fopen(p, "r");
+		int n = 0, bad = 0;
+
+		while (f && fgets(line, sizeof(line), f)) {
+			static const char *const pfx[] = {
+				"Documentation/", "tools/power/"
+			};
+			size_t k;
+
+			for (k = 0; k < ARRAY_SIZE(pfx); k++) {
+				char *s = line;
+
+				while ((s = strstr(s, pfx[k]))) {
+					size_t l = strcspn(s, " \t\n,;)");
+					char *ref = xstrndup(s, l), *path;
+					size_t rl = strlen(ref);
+
+					while (rl && ref[rl - 1] == '.')
+						ref[--rl] = 0;
+					path = xasprintf("%s/%s", root, ref);
+					n++;
+					if (stat(path, &sb)) {
+						diag("%s names %s: not there",
+						     man[i], ref);
+						bad++;
+					}
+					free(path);
+					free(ref);
+					s += l;
+				}
+			}
+		}
+		ok(f && !bad, "man pages: %s names %d document(s), all in the tree",
+		   man[i], n);
+		if (f)
+			fclose(f);
+		free(p);
+	}
+}
+
 /* ------------------------------------------------------------ shared sample */
 
 static void test_sample(void)
@@ -1691,6 +2484,9 @@ int main(int argc, char **argv)
 {
 	int i;
 
+	/* run-tests --write-synthetic N FILE: the scaling log, to time */
+	if (argc == 4 && !strcmp(argv[1], "--write-synthetic"))
+		return write_synthetic_log(argv[3], atoi(argv[2]), 1) ? 1 : 0;
 	for (i = 1; i + 1 < argc; i += 2) {
 		if (!strcmp(argv[i], "--logs"))
 			logdir = argv[i + 1];
@@ -1718,6 +2514,14 @@ int main(int argc, char **argv)
 	test_summarize();
 	test_safe_output();
 	test_safe_output_newline();
+	test_scaling();
+	test_long_line();
+	test_greedy_all_phases();
+	test_stuck();
+	test_bad_files();
+	test_log_variants();
+	test_hibernation();
+	test_man_refs();
 	test_sample();
 	printf("1..%d\n", ntest);
 	if (nfail)
