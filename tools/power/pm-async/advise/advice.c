@@ -95,8 +95,9 @@ static void paths_free(struct paths *pa)
  * were async: the time it held the PM task (from when the walk reached
  * it to its end) or, if a device that waits for it follows it on the
  * path, how late it started after its dependencies were done.  It only
- * orders the devices to simulate.  Returns the makespan, NAN if the
- * phase never ends (no path).
+ * orders the devices to simulate.
+ *
+ * Return: the makespan, NAN if the phase never ends (no path).
  */
 static double trace_phase(const struct graph *g, int ph,
 			  const struct sim_params *p,

@@ -33,7 +33,7 @@ enum family { FAM_SUSPEND, FAM_FREEZE, FAM_POWEROFF, NFAM };
 
 #define DEFAULT_LIMIT	256	/* async workqueue concurrency in 6.12 */
 #define AGGREGATE_MIN	200	/* SVG aggregates above this many devices */
-#define REPORT_LINE_MAX	(1 << 20)	/* longest input line, bytes */
+#define REPORT_LINE_MAX	(1024 * 1024)	/* longest input line, bytes */
 
 struct cb {
 	int dev;

@@ -842,7 +842,8 @@ if [ $c -ge 2 ]; then
 				[ "$(cat "$F/devices/$d/power/async")" = enabled ] && fail=$d
 		done <"$F/names"
 		if [ -n "$fail" ]; then
-			printf '[ 1.2] lab %s: PM: lab_suspend returned -11 after 20000 usecs\n' "$fail"
+			printf '[ 1.2] lab %s: PM: lab_suspend returned -11 after 20000 usecs\n' \
+				"$fail"
 			printf '[ 1.2] lab %s: PM: failed to suspend async: error -11\n' "$fail"
 			echo "[ 1.4] PM: suspend of devices aborted after 10.000 msecs"
 		else
@@ -873,8 +874,8 @@ rule_ok()
 	[ "$(grep -vc -e '^#' -e '^ACTION=="add", DEVPATH=="[^"]*", ATTR{power/async}="disabled"$' \
 		"$rule")" = 0 ] || return 1
 	[ "$(grep -c '^ACTION' "$rule")" = 1 ] || return 1
-	grep -qxF "ACTION==\"add\", DEVPATH==\"/devices/$good_name\", ATTR{power/async}=\"disabled\"" \
-		"$rule" || return 1
+	expect="ACTION==\"add\", DEVPATH==\"/devices/$good_name\", ATTR{power/async}=\"disabled\""
+	grep -qxF "$expect" "$rule" || return 1
 	grep -q '^# skipped' "$rule"
 }
 check "--bisect: the udev rule file has the rule of $good_name and, for $bad_name, a $(:
