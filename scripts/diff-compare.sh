@@ -21,8 +21,13 @@
 #  - per seed, patched's median device-phase time at most DIFF_RATIO (1.10)
 #    times stock's, unless both are under DIFF_FLOOR_MS (5 ms): under TCG a
 #    timer sleep is stretched by the emulation and the host's load, so
-#    small spans are mostly noise.  Seeds that stock did not finish are left
-#    out of this rule (and counted).
+#    small spans are mostly noise.  The median is over the cycles that ran
+#    fully; when fewer than DIFF_MIN_FULL (3) did on either kernel, over
+#    every cycle whose outcome was as expected on that kernel (a cycle with
+#    an injected failure runs the same phases up to the same failure on
+#    both: the plan and the lab's draws are the same), and the line says
+#    so.  Seeds that stock did not finish are left out of this rule (and
+#    counted).
 # Stock's hangs, violations and bad outcomes are counted and reported; they
 # do not fail the comparison (mainline 7.3 has known bugs).  Every exception
 # is printed with the seed, NDEV, the plan and the seed's topology, written
@@ -45,6 +50,7 @@ patched=("$@")
 	die "usage: diff-compare.sh STOCK_LOG... -- PATCHED_LOG..."
 
 floor=${DIFF_FLOOR_MS:-5}
+minfull=${DIFF_MIN_FULL:-3}
 ratio=${DIFF_RATIO:-1.10}
 tap=${DIFF_TAP:-0}
 outdir=${DIFF_OUT:-$(dirname "${stock[0]}")}
@@ -54,6 +60,9 @@ trap 'rm -rf "$work"' EXIT
 
 # extract LOG...: one line per seed, tab-separated:
 #   SEED STATUS NDEV MODE SCALE TOPO CYCLES FULL MEDIAN VIOL BAD PLAN
+#   OKMEDIAN NOK
+# (OKMEDIAN: the median device-phase time of the NOK cycles whose outcome
+# was as expected, full or not).
 # STATUS: done, or hung (started, not done).  The last run of a seed counts.
 extract()
 {
@@ -69,7 +78,7 @@ extract()
 		st[s] = "hung"; ndev[s] = field("ndev"); mode[s] = field("mode")
 		sc = field("scale"); sub(/%$/, "", sc); scale[s] = sc
 		topo[s] = field("topo"); cyc[s] = 0; full[s] = 0; med[s] = "-"
-		viol[s] = 0; bad[s] = 0; plan[s] = "-"
+		viol[s] = 0; bad[s] = 0; plan[s] = "-"; okl[s] = ""
 		next
 	}
 	/^# \[diff\] plan seed=/ {
@@ -81,17 +90,30 @@ extract()
 		s = field("seed"); cyc[s]++
 		v = field("viol"); if (v != "") viol[s] += v
 		if (field("outcome") != "ok") bad[s]++
+		else if (field("dev_ns") != "") okl[s] = okl[s] " " field("dev_ns")
 		if (field("full") == 1) full[s]++
 		next
 	}
 	/^@@DIFF-SEED / { s = field("seed"); med[s] = field("median_ns"); next }
 	/^@@SEED-DONE / { if ($2 in st) st[$2] = "done"; next }
 	/^@@SEED-HUNG / { if ($2 in st) st[$2] = "hung"; next }
+	# The median as difflib.sh takes it: the mean of the two middle ones.
+	function median(l,   v, k, i, j, t) {
+		k = split(l, v, " ")
+		if (!k) return "-"
+		for (i = 2; i <= k; i++)
+			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+			}
+		if (k % 2) return sprintf("%d", v[(k + 1) / 2])
+		return sprintf("%d", (v[k / 2] + v[k / 2 + 1]) / 2)
+	}
 	END {
 		for (i = 1; i <= n; i++) {
 			s = order[i]
-			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\n", s, st[s], ndev[s], mode[s],
-				scale[s], topo[s], cyc[s], full[s], med[s], viol[s], bad[s], plan[s]
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\n", s, st[s], ndev[s], mode[s],
+				scale[s], topo[s], cyc[s], full[s], med[s], viol[s], bad[s], plan[s],
+				median(okl[s]), split(okl[s], tmp, " ")
 		}
 	}' | sort -n
 }
@@ -118,7 +140,7 @@ topology()
 # The comparison, one line per seed: VERDICT SEED WHY, VERDICT one of
 # ok, fail, skip (stock did not finish: no comparison), note (counted, does
 # not fail); then the counts.
-awk -F '\t' -v floor="$floor" -v ratio="$ratio" '
+awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minfull="$minfull" '
 FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seeds[$1] = 1; next }
 { for (i = 1; i <= NF; i++) P[$1, i] = $i; inp[$1] = 1; seeds[$1] = 1 }
 function ms(ns) { return sprintf("%.2f", ns / 1e6) }
@@ -150,6 +172,16 @@ END {
 			excl++
 			if (v == "ok") v = "skip"
 			why = why "; stock " ((s in ins) ? "hung in cycle " (S[s, 7] + 1) : "never ran it") ": no comparison"
+		} else if (pd && (S[s, 8] + 0 < minfull + 0 || P[s, 8] + 0 < minfull + 0) &&
+			   S[s, 13] != "-" && P[s, 13] != "-") {
+			# Too few full cycles: every cycle as expected.
+			sm = S[s, 13] + 0; pm = P[s, 13] + 0
+			t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
+			if (sm > 0) t = t sprintf(" (%.2fx)", pm / sm)
+			t = t ", medians of " S[s, 14] " / " P[s, 14] " cycles (" S[s, 8] " / " P[s, 8] " full)"
+			if (sm < floor * 1e6 && pm < floor * 1e6) { under++; t = t ", both under " floor " ms" }
+			else if (pm > ratio * sm) { slower++; v = "fail"; why = why "; patched slower than " ratio "x stock" }
+			compared++
 		} else if (pd && S[s, 9] != "-" && P[s, 9] != "-") {
 			sm = S[s, 9] + 0; pm = P[s, 9] + 0
 			t = "stock " ms(sm) " ms, patched " ms(pm) " ms"

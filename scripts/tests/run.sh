@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..36"
+echo "1..37"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -416,7 +416,8 @@ diff_cmp()
 	echo "$2" | diff_log >"$d/stock.log"
 	echo "$3" | diff_log >"$d/patched.log"
 	shift 3
-	env DIFF_OUT="$d" DIFF_GEN="$T/fakegen" "$@" "$H/diff-compare.sh" "$d/stock.log" -- "$d/patched.log" >"$T/log" 2>&1
+	env DIFF_MIN_FULL=1 DIFF_OUT="$d" DIFF_GEN="$T/fakegen" "$@" "$H/diff-compare.sh" \
+		"$d/stock.log" -- "$d/patched.log" >"$T/log" 2>&1
 	echo $? >"$T/rc"
 }
 stock_ok=$'1 done 20000000 0 0\n2 done 30000000 0 0\n3 done 1000000 0 0'
@@ -436,6 +437,14 @@ diff_cmp slow "$stock_ok" $'1 done 23000000 0 0\n2 done 30000000 0 0\n3 done 120
 [ "$(cat "$T/rc")" != 0 ] && grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x))' "$T/log" &&
 	grep -q '1 slower than 1.10x' "$T/log"
 ok $? "diff-compare: a seed 1.15x slower on patched fails"
+
+# Fewer full cycles than DIFF_MIN_FULL: the medians of every cycle as
+# expected (the full one and the failed one, 1 ms), said on the line.
+diff_cmp fewfull "$stock_ok" $'1 done 23000000 0 0\n2 done 30000000 0 0\n3 done 1200000 0 0' DIFF_MIN_FULL=3
+[ "$(cat "$T/rc")" != 0 ] &&
+	grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 10.00 ms, patched 11.50 ms (1.15x), medians of 2 / 2 cycles (1 / 1 full))' "$T/log" &&
+	! grep -q '^seed 2 ' "$T/log"
+ok $? "diff-compare: with fewer full cycles than DIFF_MIN_FULL, the medians of all cycles as expected"
 
 diff_cmp floor "$stock_ok" $'1 done 20000000 0 0\n2 done 30000000 0 0\n3 done 4900000 0 0'
 [ "$(cat "$T/rc")" = 0 ] && grep -q '(1 under the 5 ms floor' "$T/log" &&
@@ -505,7 +514,7 @@ for k in stock patched; do
 	} >"$T/fdiff/$k.diff"
 done
 fake_check diffslow CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff"
-check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 30.00 ms, patched 75.00 ms \(2.50x\): patched slower' &&
+check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 15.00 ms, patched 37.50 ms \(2.50x\), medians of 2 / 2 cycles \(1 / 1 full\): patched slower' &&
 	grep -q 'ok   stock/diff ' "$T/log" && grep -q 'ok   patched/diff ' "$T/log"
 ok $? "make check: both kernels' diff streams compared on the host; patched 2.5x slower fails diff/compare"
 
