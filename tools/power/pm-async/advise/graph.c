@@ -2,12 +2,17 @@
 /*
  * pm-async-advise: the device graph rebuilt from callback records.
  *
- * Identity: a device is (name, driver string, parent name).  The old log
- * format prints no driver, and some names exist twice (an ACPI device and
- * the platform/PNP device of the same name under different parents), so
- * the parent is part of the identity.  Parent references carry only a
- * name; if several devices have it, the first one in log order is used and
- * a note says so.  Devices seen only as parents are "placeholders": no
+ * Identity: a device is its full path where the log prints one, else
+ * (name, driver string, parent name).  The old log format prints no
+ * driver, and some names exist twice (an ACPI device and the platform/PNP
+ * device of the same name under different parents), so the parent is part
+ * of the identity.  Parent references carry only a name.  If the log
+ * prints the child's full path ("input: NAME as /devices/..."), the parent
+ * is the device at the path above it, or a new placeholder there of the
+ * class the path names (the ALSA card0 has no callback, the DRM card0 has
+ * one); else, if several devices have the name, the first one in log order
+ * is used, a note says so and the phases of the child are marked
+ * uncertain.  Devices seen only as parents are "placeholders": no
  * callbacks, zero durations, and in the simulation they complete as soon
  * as their own dependencies do (they never hold the PM task or a slot).
  */
@@ -39,6 +44,7 @@ void graph_free(struct graph *g)
 		free(d->name);
 		free(d->driver);
 		free(d->parent_name);
+		free(d->path);
 		free(d->children);
 		free(d->sup);
 		free(d->con);
@@ -193,6 +199,104 @@ static int lookup_rec(struct graph *g, const struct cbrec *r, int any_parent)
 	return -1;
 }
 
+/* the components of a device path after its "devices/": count, in @c */
+static int path_split(char *p, char **c, int max)
+{
+	char *d = strstr(p, "devices/"), *save = NULL, *t;
+	int n = 0;
+
+	if (d)
+		p = d + 8;
+	for (t = strtok_r(p, "/", &save); t && n < max; t = strtok_r(NULL, "/", &save))
+		if (strcmp(t, ".") && strcmp(t, ".."))
+			c[n++] = t;
+	return n;
+}
+
+/* @p from its "devices/" on, for comparing paths given in two forms */
+static const char *path_tail(const char *p)
+{
+	const char *d = strstr(p, "devices/");
+
+	return d ? d : p;
+}
+
+/* the nearest component above c[k] naming a device of the graph, -1 */
+static int path_up(const struct graph *g, char **c, int k)
+{
+	int j;
+
+	for (j = k - 1; j >= 0; j--)
+		if (graph_find(g, c[j]) >= 0)
+			return j;
+	return -1;
+}
+
+/* is @name one of c[from..k-1] (what may lie between a device and its parent) */
+static int path_has(char **c, int from, int k, const char *name)
+{
+	int j;
+
+	for (j = from < 0 ? 0 : from; j < k; j++)
+		if (!strcmp(c[j], name))
+			return 1;
+	return 0;
+}
+
+#define PATH_MAX_DEPTH	64
+
+/*
+ * A device of the graph named like the last component of @path: the one
+ * with that path, else those whose parent (if known) is above it in the
+ * path, no higher than the nearest component that names a device (if no
+ * component does, the path says nothing against any): the first of them
+ * (-1: none) and in *nmatch how many there are.
+ */
+int graph_find_path(const struct graph *g, const char *path, int *nmatch)
+{
+	char *p = xstrdup(path), *c[PATH_MAX_DEPTH];
+	int n = path_split(p, c, PATH_MAX_DEPTH), i, first = -1, up;
+
+	*nmatch = 0;
+	if (!n) {
+		free(p);
+		return -1;
+	}
+	up = path_up(g, c, n - 1);
+	for (i = graph_find(g, c[n - 1]); i >= 0; i = g->d[i].next_same_name) {
+		const struct dev *d = &g->d[i];
+
+		if (d->path) {
+			if (strcmp(path_tail(d->path), path_tail(path)))
+				continue;
+			*nmatch = 1;	/* the same path: that one */
+			free(p);
+			return i;
+		}
+		if (d->parent_name && up >= 0 &&
+		    !path_has(c, up, n - 1, d->parent_name))
+			continue;
+		if (first < 0)
+			first = i;
+		(*nmatch)++;
+	}
+	free(p);
+	return first;
+}
+
+/* the log's "... as /devices/PATH" lines: the devices they name get it */
+static void graph_apply_paths(struct graph *g, const struct pmlog *log)
+{
+	int k;
+
+	for (k = 0; k < log->npaths; k++) {
+		int nm, found = graph_find_path(g, log->paths[k].path, &nm);
+
+		if (found >= 0 && nm == 1 && !g->d[found].path)
+			g->d[found].path = xstrdup(path_tail(log->paths[k].path));
+	}
+}
+
 int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
 		   double scale)
 {
@@ -287,6 +391,7 @@ int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
 				   "%s: no calling line, so sync/async is unknown; taken as sync",
 				   d->name);
 	}
+	graph_apply_paths(g, log);
 	return graph_resolve(g);
 }
 
@@ -334,6 +439,58 @@ static void loop_breaks(const struct graph *g, const int *tent,
 	free(walk);
 }
 
+/*
+ * The parent of device @i from its path: the device at the path above it,
+ * or a new placeholder there, of the class the path names between it and
+ * the nearest device of the graph above (".../0000:00:1f.3/sound/card0":
+ * "sound").  -1 if the path does not decide (then the parent name does).
+ */
+static int parent_by_path(struct graph *g, int i)
+{
+	char *pp = xstrdup(g->d[i].path), *p = NULL, *c[PATH_MAX_DEPTH], *slash;
+	const char *cls = NULL;
+	int n, nm, r = -1, up;
+
+	slash = strrchr(pp, '/');
+	if (!slash)
+		goto out;
+	*slash = 0;
+	p = xstrdup(pp);
+	n = path_split(p, c, PATH_MAX_DEPTH);
+	if (!n || strcmp(c[n - 1], g->d[i].parent_name))
+		goto out;
+	r = graph_find_path(g, pp, &nm);
+	if (nm == 1 && r != i) {
+		if (!g->d[r].path)
+			g->d[r].path = xstrdup(pp);
+		goto out;
+	}
+	r = -1;
+	if (nm)
+		goto out;	/* two or more: the name decides, noted */
+	up = path_up(g, c, n - 1);
+	if (up >= 0 && up < n - 2)
+		cls = c[n - 2];
+	r = graph_add_dev(g, c[n - 1], cls ? cls : "", up >= 0 ? c[up] : NULL);
+	g->d[r].placeholder = 1;
+	g->d[r].async = 1;
+	g->d[r].path = xstrdup(pp);
+out:
+	free(p);
+	free(pp);
+	return r;
+}
+
+/* phase predictions that rest on device @i (its callbacks) are uncertain */
+static void mark_uncertain(struct graph *g, int i, unsigned int why)
+{
+	int ph;
+
+	for (ph = 0; ph < NPHASES; ph++)
+		if (g->d[i].has_cb[ph] || (g->d[i].placeholder && g->has_phase[ph]))
+			g->uncertain[ph] |= why;
+}
+
 int graph_resolve(struct graph *g)
 {
 	int i, n0 = g->n, *tent, *amb;
@@ -358,6 +515,15 @@ int graph_resolve(struct graph *g)
 		tent[i] = -1;
 		if (d->parent >= 0 || !d->parent_name)
 			continue;
+		if (d->path) {
+			c = parent_by_path(g, i);
+			if (c >= 0) {	/* a new placeholder: sized at its turn */
+				g->path_parents++;
+				tent[i] = c;
+				continue;
+			}
+			d = &g->d[i];
+		}
 		c = graph_find(g, d->parent_name);
 		if (c >= 0) {
 			ncand = g->d[c].same_count;
@@ -391,6 +557,7 @@ int graph_resolve(struct graph *g)
 			graph_note(g, d->line[0] ? d->line[0] : 0,
 				   "parent name '%s' of %s is ambiguous (%d devices); used the first in log order",
 				   d->parent_name, d->name, amb[i]);
+			mark_uncertain(g, i, UNC_AMBIGUOUS);
 		}
 		if (drop[i]) {
 			graph_note(g, 0, "parent loop at %s; parent dropped",
@@ -502,10 +669,28 @@ static int link_flag_word(const char *w)
 }
 
 /* add the link CONS -> SUP with flags; a note if it cannot be */
+/*
+ * a link end: a name, or a path (sysfs link targets) that tells devices of
+ * one name apart; *amb set if the end still names two or more devices
+ */
+static int link_end_dev(const struct graph *g, const char *end, int *amb)
+{
+	int i, nm;
+
+	if (!strchr(end, '/')) {
+		i = graph_find(g, end);
+		*amb = i >= 0 && g->d[i].next_same_name >= 0;
+		return i;
+	}
+	i = graph_find_path(g, end, &nm);
+	*amb = nm > 1;
+	return i;
+}
+
 int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
 		       int flags, const char *where, int quiet)
 {
-	int ci = graph_find(g, cons), si = graph_find(g, sup), r;
+	int ca, sa, ci = link_end_dev(g, cons, &ca), si = link_end_dev(g, sup, &sa), r;
 
 	if (ci < 0 || si < 0) {
 		if (!quiet)
@@ -514,9 +699,12 @@ int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
 				   ci < 0 ? cons : sup);
 		return -2;
 	}
-	if (g->d[ci].next_same_name >= 0 || g->d[si].next_same_name >= 0)
+	if (ca || sa) {
 		graph_note(g, 0, "%s: device name is ambiguous; linked the first in log order",
 			   where);
+		mark_uncertain(g, ci, UNC_AMBIGUOUS);
+		mark_uncertain(g, si, UNC_AMBIGUOUS);
+	}
 	r = graph_add_link_flags(g, ci, si, flags);
 	if (r < 0)
 		graph_note(g, 0, "%s: link %s -> %s would create a dependency cycle; skipped",
@@ -1009,7 +1197,10 @@ static int known_root(const char *s)
 	return !strncmp(s, "pci", 3) && strlen(s) == 10 && s[7] == ':';
 }
 
-/* "/sys/devices/<root>/.../<dev>" from the parent chain */
+/*
+ * "/sys/devices/<root>/.../<dev>" from the parent chain, from the nearest
+ * device on it whose path the log printed if one is
+ */
 char *sysfs_path(const struct graph *g, int i, int *complete)
 {
 	int chain[256], n = 0, k;
@@ -1017,12 +1208,22 @@ char *sysfs_path(const struct graph *g, int i, int *complete)
 	char *p;
 
 	for (k = i; k >= 0 && n < 256; k = g->d[k].parent) {
+		if (g->d[k].path)	/* the log printed it: from there */
+			break;
 		chain[n++] = k;
 		len += strlen(g->d[k].name) + 1;
 	}
-	*complete = known_root(g->d[chain[n - 1]].name);
-	p = xmalloc(len);
-	strcpy(p, "/sys/devices");
+	if (k >= 0 && g->d[k].path) {
+		len += strlen(g->d[k].path) + 1;
+		*complete = 1;
+		p = xmalloc(len);
+		strcpy(p, "/sys/");
+		strcat(p, g->d[k].path);
+	} else {
+		*complete = known_root(g->d[chain[n - 1]].name);
+		p = xmalloc(len);
+		strcpy(p, "/sys/devices");
+	}
 	while (n--) {
 		strcat(p, "/");
 		strcat(p, g->d[chain[n]].name);

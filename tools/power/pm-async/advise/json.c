@@ -71,6 +71,33 @@ static void json_stuck(FILE *f, const struct analysis *a, int ph)
 		fputc('}', f);
 }
 
+/*
+ * ', "uncertain": BOOL, "uncertain_reasons": [KEY, ...], "uncertain_why":
+ * TEXT|null' of a phase: keys ambiguous_name, parent_without_callback,
+ * idle_gap
+ */
+static void json_uncertain(FILE *f, const struct analysis *a, int ph)
+{
+	static const char *const key[] = {
+		"ambiguous_name", "parent_without_callback", "idle_gap"
+	};
+	unsigned int u = a->uncertain[ph];
+	char why[1024];
+	int k, n = 0;
+
+	fprintf(f, ", \"uncertain\": %s, \"uncertain_reasons\": [", u ? "true" : "false");
+	for (k = 0; k < 3; k++)
+		if (u & (1u << k))
+			fprintf(f, "%s\"%s\"", n++ ? ", " : "", key[k]);
+	fputs("], \"uncertain_why\": ", f);
+	if (u) {
+		uncertain_text(a, ph, why, sizeof(why));
+		json_quote(f, why);
+	} else {
+		fputs("null", f);
+	}
+}
+
 static int phase_seen(const struct analysis *a, int ph)
 {
 	return a->g->has_phase[ph] || !isnan(a->observed[ph]);
@@ -174,6 +201,7 @@ void report_json(FILE *f, const struct analysis *a)
 		fputs(", \"critical_path\": ", f);
 		json_chain(f, g, cp, ph);
 		json_stuck(f, a, ph);
+		json_uncertain(f, a, ph);
 		fputs(", \"name\": ", f);
 		json_quote(f, a->phase_name[ph]);
 		fputc('}', f);
@@ -181,9 +209,11 @@ void report_json(FILE *f, const struct analysis *a)
 	fputs("\n  },\n  \"totals\": {", f);
 	for (side = 0; side < 2; side++) {
 		double obs = 0, bound = 0, pr[NPOLICIES] = { 0 };
+		unsigned int unc = 0;
 
 		for (ph = side ? PH_RESUME_NOIRQ : PH_SUSPEND;
 		     ph <= (side ? PH_RESUME : PH_SUSPEND_NOIRQ); ph++) {
+			unc |= a->uncertain[ph];
 			obs += a->observed[ph];	/* NAN if one is missing */
 			bound += a->cp[ph].bound_us / 1e3;
 			for (pol = 0; pol < NPOLICIES; pol++)
@@ -200,7 +230,7 @@ void report_json(FILE *f, const struct analysis *a)
 			fprintf(f, ", \"%s\": ", policy_key[pol]);
 			json_num(f, pr[pol]);
 		}
-		fputs("}, \"name\": ", f);
+		fprintf(f, "}, \"uncertain\": %s, \"name\": ", unc ? "true" : "false");
 		json_quote(f, a->side_name[side]);
 		fputc('}', f);
 	}

@@ -593,6 +593,19 @@ static const char *parse_call_tail(const char *s, int *pid, char **parent)
 	return at;
 }
 
+/*
+ * a device path of the log made of what paths of real devices are made of
+ * (letters, digits, "_.:+@,=!-" and "/"): no blank, quote, control
+ * character or byte that is not ASCII, since the advice prints it
+ */
+static int path_chars_ok(const char *p)
+{
+	for (; *p; p++)
+		if (!isalnum((unsigned char)*p) && !strchr("_.:+@,=!-/", *p))
+			return 0;
+	return 1;
+}
+
 /* one kernel message @m (prefixes stripped) printed at @ts (NAN) */
 static int line_message(struct pstate *st, int lineno, char *m, double ts)
 {
@@ -686,6 +699,25 @@ static int line_message(struct pstate *st, int lineno, char *m, double ts)
 	}
 	if (starts(m, "dpm_run_callback(): "))	/* old: device in next line */
 		return 1;
+	/*
+	 * "input: NAME as /devices/PATH" (input_register_device()) and other
+	 * "... as /devices/PATH" lines: the full path of a device, which tells
+	 * devices of one name apart (the ALSA card0 under the HDA controller
+	 * and the DRM card0 under the GPU)
+	 */
+	{
+		const char *as = rstrstr(m, " as /devices/");
+
+		if (as && path_chars_ok(as + 4) && strchr(as + 13, '/') &&
+		    as[strlen(as) - 1] != '/' && !strstr(as, "/../") &&
+		    !strstr(as, "/./") && !strstr(as, "//")) {
+			DA_GROW(log->paths, log->npaths, log->cappaths);
+			log->paths[log->npaths].path = xstrdup(as + 4);
+			log->paths[log->npaths].line = lineno;
+			log->npaths++;
+			return 1;
+		}
+	}
 	/* dev_info format: "DRIVER DEV: [PM: ]..." */
 	colon = strstr(m, ": ");
 	if (colon && colon > m) {
@@ -1387,6 +1419,9 @@ void pmlog_free(struct pmlog *log)
 	}
 	for (i = 0; i < log->nprob; i++)
 		free(log->prob[i].dev);
+	for (i = 0; i < log->npaths; i++)
+		free(log->paths[i].path);
+	free(log->paths);
 	free(log->cb);
 	free(log->bd);
 	free(log->fail);

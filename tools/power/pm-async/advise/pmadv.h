@@ -100,6 +100,11 @@ struct problem {		/* reported, never guessed */
 	char *dev;
 };
 
+struct devpath {		/* "input: NAME as /devices/..." lines */
+	char *path;		/* the full path, from "/devices/" */
+	int line;
+};
+
 struct pmlog {
 	char *name;
 	int format;		/* FMT_* bits */
@@ -115,6 +120,8 @@ struct pmlog {
 	int nprob, capprob;
 	int ncycles;
 	int nprepare;		/* prepare/complete callbacks (ftrace), ignored */
+	struct devpath *paths;	/* device paths the log prints */
+	int npaths, cappaths;
 };
 
 #define PARSE_OK      0
@@ -151,6 +158,7 @@ void detect_units(const struct pmlog *log, int cycle, const char *force,
 /* ------------------------------------------------------------ graph.c */
 struct dev {
 	char *name, *driver, *parent_name;
+	char *path;		/* full path ("/devices/..."), NULL if not known */
 	int parent;		/* index or -1 */
 	int placeholder;	/* seen only as a parent: no callbacks */
 	int async;		/* 1 async, 0 sync */
@@ -201,7 +209,15 @@ struct graph {
 	struct note *notes;
 	int nnotes, capnotes;
 	int ambiguous_parents;
+	int path_parents;	/* parents found by a device path */
+	/* UNC_* bits: why a phase's prediction is uncertain, 0 if it is not */
+	unsigned int uncertain[NPHASES];
 };
+
+/* why a phase's prediction is uncertain (graph.uncertain[], analysis) */
+#define UNC_AMBIGUOUS	1	/* a name resolved to two or more devices */
+#define UNC_NOCB_PARENT	2	/* that gap at a child of a parent with no callback */
+#define UNC_IDLE_GAP	4	/* the PM task idle before a sync callback, unmodelled */
 
 /* device link flags (/sys/class/devlink/NAME/{sync_state_only,status}) */
 #define LINK_SYNC_STATE_ONLY	1	/* not waited on (6.12 stable, mainline) */
@@ -247,6 +263,8 @@ int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 const char *beside_log(const char *log, const char *name);
 void graph_note(struct graph *g, int line, const char *fmt, ...)
 	__printf(3, 4);
+/* the device of a full path ("/devices/.../NAME", or a sysfs link target), -1 */
+int graph_find_path(const struct graph *g, const char *path, int *nmatch);
 const char *dev_label(const struct graph *g, int i, char *buf, size_t n);
 int graph_finalize(struct graph *g);	/* dependency lists + walk orders */
 double graph_overhead_from_log(const struct graph *g, const struct pmlog *log,
@@ -387,6 +405,14 @@ struct analysis {
 	/* the phases as the log names them (hibernation: freeze, ...) */
 	char phase_name[NPHASES][24];
 	char side_name[2][16];	/* suspend side, resume side */
+	/*
+	 * Per phase: UNC_* bits (graph.uncertain[] and the idle gaps found by
+	 * analysis_run()), and the gaps: the sync device the PM task was idle
+	 * before (-1 none), the idle time the model does not explain (us).
+	 */
+	unsigned int uncertain[NPHASES];
+	int gap_dev[NPHASES], ngaps[NPHASES];
+	double gap_us[NPHASES];
 	int hibernation;	/* the cycle's phases are hibernation ones */
 };
 
@@ -396,6 +422,8 @@ void stuck_text(const struct analysis *a, int ph, int pol, char *buf,
 void phase_names(const struct pmlog *log, int cycle,
 		 char names[NPHASES][24], char sides[2][16]);
 int hibernation_verb(const char *verb);
+/* why a phase's prediction is uncertain (a->uncertain[ph]), "" if it is not */
+void uncertain_text(const struct analysis *a, int ph, char *buf, size_t n);
 void report_text(FILE *f, const struct analysis *a);
 void report_json(FILE *f, const struct analysis *a);
 void analysis_free(struct analysis *a);

@@ -84,6 +84,108 @@ static void why_stuck(struct analysis *a, int ph, int pol)
 	a->stuck_in_slot[ph][pol] = o.stuck_in_slot;
 }
 
+/*
+ * A parent with no callback over device @i whose own waits the log does not
+ * show: its parent, or their parents while they have no callback, up to
+ * one with no parent known.  -1 if there is none (a parent with callbacks
+ * comes first: its waits are modelled).
+ */
+static int nocb_parent(const struct graph *g, int i)
+{
+	for (i = g->d[i].parent; i >= 0 && g->d[i].placeholder; i = g->d[i].parent)
+		if (g->d[i].parent < 0)
+			return i;
+	return -1;
+}
+
+/* smallest idle time of the PM task the model must explain (us) */
+#define GAP_MIN_US	1000.0
+
+static int cmp_line(const void *x, const void *y)
+{
+	const int *a = x, *b = y;
+
+	return (a[0] > b[0]) - (a[0] < b[0]);
+}
+
+/* the device of the callback printed at line @line of phase @ph, -1 */
+static int dev_at_line(const int *byline, int n, int line)
+{
+	int key[2] = { line, 0 };
+	const int *e = bsearch(key, byline, (size_t)n, sizeof(int) * 2, cmp_line);
+
+	return e ? e[1] : -1;
+}
+
+/*
+ * An unexplained idle gap of the PM task: before each of its sync
+ * callbacks of a phase, the time since its previous callback returned (log
+ * timestamps) minus the wait the model has there (stock policy).  More
+ * than GAP_MIN_US and 1% of the phase is a wait the model does not know
+ * the reason of (a parent or supplier it does not have right, or one with
+ * no callback): the phase is uncertain.  The largest gap is kept.
+ */
+static void find_gaps(struct analysis *a, int ph)
+{
+	const struct pmlog *log = a->cblog;
+	const struct graph *g = a->g;
+	struct sim_out o;
+	int *byline, n = 0, i, k, prev = -1;
+	double prev_ret = NAN, lim;
+
+	a->gap_dev[ph] = -1;
+	if (!log || !g->has_phase[ph] || isnan(a->pred[ph][a->sp.stock]) ||
+	    g->pm_pid < 0)
+		return;
+	byline = xmalloc(sizeof(int) * 2 * ((size_t)g->n + 1));
+	for (i = 0; i < g->n; i++)
+		if (g->d[i].has_cb[ph] && g->d[i].line[ph] > 0) {
+			byline[2 * n] = g->d[i].line[ph];
+			byline[2 * n++ + 1] = i;
+		}
+	qsort(byline, (size_t)n, sizeof(int) * 2, cmp_line);
+	memset(&o, 0, sizeof(o));
+	o.start = xmalloc(sizeof(double) * ((size_t)g->n + 1));
+	o.end = xmalloc(sizeof(double) * ((size_t)g->n + 1));
+	sim_phase(g, ph, a->sp.stock, NULL, &a->sp, &o);
+	lim = fmax(GAP_MIN_US, a->pred[ph][a->sp.stock] / 100);
+	for (k = 0; k < log->ncb; k++) {
+		const struct cbrec *r = &log->cb[k];
+		int di;
+		double idle;
+
+		if (r->cycle != a->cycle || r->phase != ph || r->pid != g->pm_pid)
+			continue;
+		di = dev_at_line(byline, n, r->line_call ? r->line_call : r->line_ret);
+		if (di < 0 || isnan(r->ts_call) || isnan(r->ts_ret)) {
+			prev = -1;
+			continue;
+		}
+		if (prev >= 0 && !g->d[di].async && !isnan(o.start[di]) &&
+		    !isnan(o.end[prev])) {
+			idle = (r->ts_call - prev_ret) * 1e6 -
+			       (o.start[di] - o.end[prev]);
+			if (idle > lim) {
+				a->ngaps[ph]++;
+				if (idle > a->gap_us[ph]) {
+					a->gap_us[ph] = idle;
+					a->gap_dev[ph] = di;
+				}
+			}
+		}
+		prev = di;
+		prev_ret = r->ts_ret;
+	}
+	if (a->ngaps[ph]) {
+		a->uncertain[ph] |= UNC_IDLE_GAP;
+		if (nocb_parent(g, a->gap_dev[ph]) >= 0)
+			a->uncertain[ph] |= UNC_NOCB_PARENT;
+	}
+	free(o.start);
+	free(o.end);
+	free(byline);
+}
+
 void analysis_run(struct analysis *a, int max)
 {
 	const struct pmlog *log = a->cblog;
@@ -104,6 +206,10 @@ void analysis_run(struct analysis *a, int max)
 				why_stuck(a, ph, pol);
 		}
 		cpath_phase(a->g, ph, a->sp.limit, &a->cp[ph]);
+		a->uncertain[ph] = a->g->uncertain[ph];
+		a->ngaps[ph] = 0;
+		a->gap_us[ph] = 0;
+		find_gaps(a, ph);
 	}
 	advice_compute(a->g, &a->sp, max, a->min_gain_us, a->cand_max,
 		       &a->adv);
@@ -288,6 +394,31 @@ static void print_too_long(FILE *f, const struct pmlog *l)
 }
 
 /* "stuck: POLICY, PHASE (and = SIDE): why" for each prediction not made */
+void uncertain_text(const struct analysis *a, int ph, char *buf, size_t n)
+{
+	const struct graph *g = a->g;
+	unsigned int u = a->uncertain[ph];
+	size_t len = 0;
+	char lb[300];
+
+	buf[0] = 0;
+	if (u & UNC_AMBIGUOUS)
+		len += snprintf(buf + len, n - len,
+				"a device name resolves to two or more devices (see notes)");
+	if ((u & UNC_IDLE_GAP) && a->gap_dev[ph] >= 0 && len < n) {
+		int p = nocb_parent(g, a->gap_dev[ph]);
+
+		len += snprintf(buf + len, n - len,
+				"%sPM task idle %.3f ms before sync %s not modelled (%d gap(s))",
+				len ? "; " : "", a->gap_us[ph] / 1e3,
+				dev_label(g, a->gap_dev[ph], lb, sizeof(lb)), a->ngaps[ph]);
+		if ((u & UNC_NOCB_PARENT) && p >= 0 && len < n)
+			len += snprintf(buf + len, n - len,
+					"; above it %s has no callback and no known parent",
+					dev_label(g, p, lb, sizeof(lb)));
+	}
+}
+
 static void print_stuck(FILE *f, const struct analysis *a)
 {
 	char why[1024];
@@ -302,6 +433,12 @@ static void print_stuck(FILE *f, const struct analysis *a)
 				policy_key[pol], a->phase_name[ph],
 				a->side_name[phase_is_suspend(ph) ? 0 : 1], why);
 		}
+	for (ph = 0; ph < NPHASES; ph++) {
+		if (!a->uncertain[ph] || !a->g->has_phase[ph])
+			continue;
+		uncertain_text(a, ph, why, sizeof(why));
+		fprintf(f, "uncertain: %s: %s\n", a->phase_name[ph], why);
+	}
 }
 
 void report_text(FILE *f, const struct analysis *a)
@@ -463,18 +600,20 @@ void report_text(FILE *f, const struct analysis *a)
 		fmt_ms(b5, sizeof(b5), a->pred[ph][POL_PMASYNC]);
 		fmt_ms(b6, sizeof(b6), a->pred[ph][POL_612]);
 		fmt_ms(b7, sizeof(b7), a->pred[ph][POL_MAINLINE]);
-		fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f %6d\n",
+		fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f %6d%s\n",
 			a->phase_name[ph], b1, b2, b3, b4, b6, b7, b5,
-			a->cp[ph].bound_us / 1e3, n);
+			a->cp[ph].bound_us / 1e3, n, a->uncertain[ph] ? "  uncertain" : "");
 	}
 	{
 		int side;
 
 		for (side = 0; side < 2; side++) {
 			double obs = 0, pr[NPOLICIES] = { 0 }, bound = 0;
+			unsigned int unc = 0;
 
 			for (ph = side ? PH_RESUME_NOIRQ : PH_SUSPEND;
 			     ph <= (side ? PH_RESUME : PH_SUSPEND_NOIRQ); ph++) {
+				unc |= a->uncertain[ph];
 				obs += a->observed[ph];
 				bound += a->cp[ph].bound_us;
 				for (pol = 0; pol < NPOLICIES; pol++)
@@ -492,8 +631,9 @@ void report_text(FILE *f, const struct analysis *a)
 			fmt_ms(b6, sizeof(b6), pr[POL_612]);
 			fmt_ms(b7, sizeof(b7), pr[POL_MAINLINE]);
 			snprintf(lb, sizeof(lb), "= %s", a->side_name[side]);
-			fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f\n",
-				lb, b1, b2, b3, b4, b6, b7, b5, bound / 1e3);
+			fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f%s\n",
+				lb, b1, b2, b3, b4, b6, b7, b5, bound / 1e3,
+				unc ? "         uncertain" : "");
 		}
 	}
 	print_stuck(f, a);

@@ -35,7 +35,11 @@ static int read_attr(const char *dir, const char *file, char *buf, size_t n)
 	return ok;
 }
 
-/* the device name a devlink's supplier/consumer symlink points to */
+/*
+ * the device a devlink's supplier/consumer symlink points to: its path
+ * ("../../../devices/pci0000:00/0000:00:1f.3"), which graph_link_by_name()
+ * matches by name and, for names two devices have, by the path above it
+ */
 static int link_end(const char *dir, const char *file, char *buf, size_t n)
 {
 	char path[PATH_MAX], target[PATH_MAX];
@@ -49,8 +53,12 @@ static int link_end(const char *dir, const char *file, char *buf, size_t n)
 	target[len] = 0;
 	while (len > 1 && target[len - 1] == '/')
 		target[--len] = 0;
-	slash = strrchr(target, '/');
-	return snprintf(buf, n, "%s", slash ? slash + 1 : target) < (int)n;
+	slash = strstr(target, "devices/");
+	if (!slash) {
+		slash = strrchr(target, '/');
+		slash = slash ? slash + 1 : target;
+	}
+	return snprintf(buf, n, "%s", slash) < (int)n;
 }
 
 int graph_read_devlinks(struct graph *g, const char *root, int *skipped,
@@ -69,7 +77,7 @@ int graph_read_devlinks(struct graph *g, const char *root, int *skipped,
 	}
 	g->links_given = 1;
 	for (i = 0; i < n; i++) {
-		char dir[PATH_MAX], cons[256], sup[256], v[64], where[PATH_MAX + 16];
+		char dir[PATH_MAX], cons[PATH_MAX], sup[PATH_MAX], v[64], where[PATH_MAX + 16];
 		int flags = 0;
 
 		if (ent[i]->d_name[0] == '.')
