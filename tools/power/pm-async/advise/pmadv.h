@@ -16,144 +16,20 @@
 
 #define PMADV_VERSION "1.0"
 
-/* The six device phases, in the order they run in one cycle. */
-enum {
-	PH_SUSPEND,
-	PH_SUSPEND_LATE,
-	PH_SUSPEND_NOIRQ,
-	PH_RESUME_NOIRQ,
-	PH_RESUME_EARLY,
-	PH_RESUME,
-	NPHASES
-};
-
-/* Pseudo phases (never simulated). */
-#define PH_NONE     (-1)	/* not assigned yet */
-#define PH_PREPARE  (-2)	/* dpm_prepare ("start ... of devices") */
-#define PH_END      (-3)	/* "end suspend of devices": a sum, not a phase */
-#define PH_COMPLETE (-4)	/* dpm_complete */
+/*
+ * The log parser (lib/pmlog.c), the string map and the statistics are the
+ * library's, shared with pm-async-report.
+ */
+#include "pmlog.h"
+#include "quote.h"
+#include "stats.h"
+#include "strmap.h"
+#include "xalloc.h"
 
 extern const char *const phase_key[NPHASES];	/* JSON / profile keys */
 
-static inline int phase_is_suspend(int ph)
-{
-	return ph >= PH_SUSPEND && ph <= PH_SUSPEND_NOIRQ;
-}
-
 /* ------------------------------------------------------------ util.c */
-#include "quote.h"
-#include "xalloc.h"
 __printf(1, 2) char *xasprintf(const char *fmt, ...);
-
-/* grow a dynamic array so that arr[n] is valid (lib/xalloc.c) */
-#define DA_GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
-
-/* string -> int map (open addressing), keys are copied */
-struct strmap {
-	char **keys;
-	int *vals;
-	size_t cap, n;
-};
-
-void strmap_init(struct strmap *m);
-void strmap_free(struct strmap *m);
-int strmap_get(const struct strmap *m, const char *key, int dflt);
-void strmap_set(struct strmap *m, const char *key, int val);
-void strmap_del(struct strmap *m, const char *key);
-
-double median_d(double *v, int n);	/* sorts v; NAN if n == 0 */
-void stats_d(const double *v, int n, double *mean, double *sd,
-	     double *median, double *min, double *max);
-char *trim(char *s);
-
-/* ------------------------------------------------------------ parse.c */
-enum { FMT_OLD = 1, FMT_NEW = 2, FMT_FTRACE = 4, FMT_JOURNAL = 8 };
-
-struct cbrec {			/* one callback: calling + returned */
-	char *dev;		/* dev_name() */
-	char *driver;		/* dev_driver_string(), "" if not printed */
-	char *parent;		/* parent name, NULL for "none" / unknown */
-	char *cb;		/* callback symbol or ftrace info, may be NULL */
-	int pid;		/* task that ran it, -1 unknown */
-	int err;
-	double dur_us;		/* as printed (dmesg) or end-start (ftrace); NAN */
-	double ts_call, ts_ret;	/* seconds, NAN if unknown */
-	int line_call, line_ret;	/* 1-based, 0 if missing */
-	int phase, cycle;
-};
-
-struct boundary {		/* "PM: [late ]suspend of devices complete after X msecs" */
-	int line, phase, cycle, aborted;
-	double ms;
-	char verb[16];
-};
-
-struct failure {		/* device failure lines */
-	int line, phase, cycle, err;
-	char *dev;		/* may be NULL */
-	char *msg;
-};
-
-struct problem {		/* reported, never guessed */
-	int line;
-	const char *kind;
-	char *dev;
-};
-
-struct devpath {		/* "input: NAME as /devices/..." lines */
-	char *path;		/* the full path, from "/devices/" */
-	int line;
-};
-
-struct pmlog {
-	char *name;
-	int format;		/* FMT_* bits */
-	int nlines, used, skipped;
-	int too_long;		/* lines over LINE_MAX_BYTES, not read */
-	struct cbrec *cb;
-	int ncb, capcb;
-	struct boundary *bd;
-	int nbd, capbd;
-	struct failure *fail;
-	int nfail, capfail;
-	struct problem *prob;
-	int nprob, capprob;
-	int ncycles;
-	int nprepare;		/* prepare/complete callbacks (ftrace), ignored */
-	struct devpath *paths;	/* device paths the log prints */
-	int npaths, cappaths;
-};
-
-#define PARSE_OK      0
-#define PARSE_NOPM    2		/* no usable PM lines (exit code 2) */
-#define PARSE_IOERR   3
-
-int pmlog_parse_dmesg(FILE *f, const char *name, struct pmlog *log,
-		      char *err, size_t errlen);
-int pmlog_parse_ftrace(FILE *f, const char *name, struct pmlog *log,
-		       char *err, size_t errlen);
-int pmlog_parse_file(const char *path, int want_ftrace, struct pmlog *log,
-		     char *err, size_t errlen);
-int pmlog_looks_like_ftrace(const char *path);
-void pmlog_free(struct pmlog *log);
-int parse_phase_words(const char *info, const char *verb);
-int phase_of_boundary(const char *info, const char *verb, char *canon_verb,
-		      size_t n);
-/* observed ms of a phase in a cycle, NAN if absent; *aborted set if so */
-double pmlog_observed(const struct pmlog *log, int cycle, int phase,
-		      int *aborted);
-int pmlog_cycle_failed(const struct pmlog *log, int cycle);
-
-/* duration unit detection (old kernels printed ns >> 10 as "usecs") */
-struct units {
-	double scale;		/* multiply printed durations by this */
-	double ratio;		/* median (ts_ret - ts_call) / printed, NAN */
-	int samples;
-	const char *why;
-};
-
-void detect_units(const struct pmlog *log, int cycle, const char *force,
-		  struct units *u);
 
 /* ------------------------------------------------------------ graph.c */
 struct dev {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * pm-async-advise: parse a pm_print_times dmesg or a PM ftrace into
+ * The kernel log parser of the pm-async host tools (pm-async-advise and
+ * pm-async-report): a pm_print_times dmesg or a PM ftrace into
  * callback records, phase boundaries, failures and problems.
  *
  * dmesg formats (see drivers/base/power/main.c, initcall_debug_start() and
@@ -22,7 +23,9 @@
 #include <string.h>
 
 #include "lineread.h"
-#include "pmadv.h"
+#include "pmlog.h"
+#include "stats.h"
+#include "strmap.h"
 
 /* --------------------------------------------------------- helpers */
 
