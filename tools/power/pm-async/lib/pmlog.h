@@ -39,7 +39,6 @@ static inline int phase_is_suspend(int ph)
 	return ph >= PH_SUSPEND && ph <= PH_SUSPEND_NOIRQ;
 }
 
-
 enum { FMT_OLD = 1, FMT_NEW = 2, FMT_FTRACE = 4, FMT_JOURNAL = 8 };
 
 struct cbrec {			/* one callback: calling + returned */

@@ -206,7 +206,46 @@ static void json_profile(struct jw *w, const struct profile *p)
 	jw_close(w, '}');
 }
 
-void print_json(FILE *out, const struct summary *s)
+static void json_dstat(struct jw *w, const struct dstat *d)
+{
+	jw_obj(w, NULL);
+	if (d->name) {
+		jw_str(w, "device", d->name);
+		jw_str(w, "parent", *d->parent ? d->parent : NULL);
+	}
+	jw_str(w, "phase", d->phase);
+	jw_num(w, "n", d->n);
+	jw_num(w, "median_ms", d->median);
+	jw_num(w, "worst_ms", d->worst);
+	jw_num(w, "best_ms", d->best);
+	jw_num(w, "spread_ms", d->worst - d->best);
+	jw_close(w, '}');
+}
+
+static void json_devstats(struct jw *w, const char *key,
+			  const struct devstats *ds)
+{
+	int i;
+
+	jw_obj(w, key);
+	jw_num(w, "cycles", ds->ncycles);
+	jw_num(w, "incomplete", ds->incomplete);
+	jw_str(w, "spread", "worst - best");
+	jw_key(w, "phases");
+	jw_open(w, '[');
+	for (i = 0; i < ds->nph; i++)
+		json_dstat(w, &ds->ph[i]);
+	jw_close(w, ']');
+	jw_key(w, "devices");
+	jw_open(w, '[');
+	for (i = 0; i < ds->n; i++)
+		json_dstat(w, &ds->d[i]);
+	jw_close(w, ']');
+	jw_close(w, '}');
+}
+
+/* @ds: also the statistics per device and phase (--stats), or NULL */
+void print_json(FILE *out, const struct summary *s, const struct devstats *ds)
 {
 	struct jw w = { .f = out };
 	int i;
@@ -219,6 +258,73 @@ void print_json(FILE *out, const struct summary *s)
 	for (i = 0; i < s->nprof; i++)
 		json_profile(&w, &s->prof[i]);
 	jw_close(&w, '}');
+	if (ds)
+		json_devstats(&w, "device_stats", ds);
+	jw_close(&w, '}');
+	fputc('\n', out);
+}
+
+static void json_moved(struct jw *w, const struct dstat *a,
+		       const struct dstat *b, double thr)
+{
+	const struct dstat *d = a ? a : b;
+
+	jw_obj(w, NULL);
+	if (d->name) {
+		jw_str(w, "device", d->name);
+		jw_str(w, "parent", *d->parent ? d->parent : NULL);
+	}
+	jw_str(w, "phase", d->phase);
+	jw_num(w, "a_median_ms", a ? a->median : NAN);
+	jw_num(w, "a_n", a ? a->n : 0);
+	jw_num(w, "b_median_ms", b ? b->median : NAN);
+	jw_num(w, "b_n", b ? b->n : 0);
+	jw_num(w, "change_ms", (b ? b->median : 0) - (a ? a->median : 0));
+	jw_key(w, "moved");
+	jw_sep(w);
+	fputs(dstat_moved(a, b, thr) ? "true" : "false", w->f);
+	jw_close(w, '}');
+}
+
+/* rows of @a and @b (phase totals or devices), each once; moved only? */
+static void json_rows(struct jw *w, const struct devstats *a,
+		      const struct devstats *b, int phases, double thr)
+{
+	const struct dstat *ra = phases ? a->ph : a->d;
+	const struct dstat *rb = phases ? b->ph : b->d;
+	int na = phases ? a->nph : a->n, nb = phases ? b->nph : b->n, i;
+
+	jw_open(w, '[');
+	for (i = 0; i < na + nb; i++) {
+		const struct dstat *x = i < na ? &ra[i] : NULL;
+		const struct dstat *y = x ? dstat_find(b, x) : &rb[i - na];
+
+		if ((!x && dstat_find(a, y)) ||
+		    (!phases && !dstat_moved(x, y, thr)))
+			continue;
+		json_moved(w, x, y, thr);
+	}
+	jw_close(w, ']');
+}
+
+/* --compare A B --json FILE: the phases and the devices that moved */
+void print_compare_json(FILE *out, const struct devstats *a,
+			const char *alabel, const struct devstats *b,
+			const char *blabel, double thr)
+{
+	struct jw w = { .f = out };
+
+	jw_obj(&w, NULL);
+	jw_str(&w, "tool", "pm-async-report");
+	jw_num(&w, "threshold_ms", thr);
+	jw_str(&w, "a", alabel);
+	jw_num(&w, "a_cycles", a->ncycles);
+	jw_str(&w, "b", blabel);
+	jw_num(&w, "b_cycles", b->ncycles);
+	jw_key(&w, "phases");
+	json_rows(&w, a, b, 1, thr);
+	jw_key(&w, "moved_devices");
+	json_rows(&w, a, b, 0, thr);
 	jw_close(&w, '}');
 	fputc('\n', out);
 }

@@ -27,7 +27,7 @@ struct parser {
 	enum section sec;
 	unsigned int seen;	/* bit per section already started */
 	int seen_violations;	/* "violations N" read in this report */
-	int klines, kline;	/* kernel PM lines outside blocks; 1st */
+	int klines;		/* kernel PM lines outside blocks */
 };
 
 static int perr(struct parser *p, int line, const char *fmt, ...)
@@ -82,7 +82,7 @@ static struct cycle *cycle_new(const char *path, int line)
 	return c;
 }
 
-static void cycle_free(struct cycle *c)
+void cycle_free(struct cycle *c)
 {
 	int i;
 
@@ -327,6 +327,7 @@ static int report_store(struct parser *p, int dev, int slot, int fam,
 	cb->cpu = (int)v[2];
 	cb->result = (int)v[3];
 	cb->task = task;
+	cb->pid = -1;
 	cb->line = p->line;
 	c->dev[dev].cb[slot] = c->ncb++;
 	return 0;
@@ -569,30 +570,6 @@ static int kernel_pm_line(const char *line)
 	       (strstr(line, " returned ") && strstr(line, " usecs"));
 }
 
-/*
- * "pm-async-advise 'PATH'" (sh_quote(): safe to paste), or words if the
- * path holds a control character or bytes that are not UTF-8.
- */
-static char *advise_command(const char *path)
-{
-	const char *s;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f;
-	int n;
-
-	for (s = path; *s; s += n)
-		if (is_control(utf8_next(s, &n)))
-			return xstrdup("pm-async-advise on that file");
-	f = open_memstream(&buf, &len);
-	if (!f)
-		return xstrdup("pm-async-advise on that file");
-	fputs("pm-async-advise ", f);
-	sh_quote(f, path);
-	fclose(f);
-	return buf;
-}
-
 static int parse_line(struct parser *p, struct input *in, char *line)
 {
 	size_t len = strlen(line);
@@ -602,8 +579,8 @@ static int parse_line(struct parser *p, struct input *in, char *line)
 		line[--len] = '\0';
 	if (p->cur)
 		return parse_in_block(p, in, line);
-	if (kernel_pm_line(line) && !p->klines++)
-		p->kline = p->line;
+	if (kernel_pm_line(line))
+		p->klines++;
 	if (!strncmp(line, "=== cycle", 9) &&
 	    (line[9] == '\0' || line[9] == ' ' || line[9] == '\t'))
 		return parse_header(p, line + 9);
@@ -612,7 +589,9 @@ static int parse_line(struct parser *p, struct input *in, char *line)
 
 /*
  * Append the cycles of @f to @in.  On error, returns -1 with "FILE:LINE:
- * reason" in @err; cycles of earlier complete blocks stay in @in.
+ * reason" in @err; cycles of earlier complete blocks stay in @in.  A file
+ * without "=== cycle" blocks but with kernel PM lines is a machine's log:
+ * PARSE_KERNEL_LOG (klog_read() reads it).
  */
 int parse_file(struct input *in, const char *path, FILE *f,
 	       char *err, size_t errlen)
@@ -638,14 +617,9 @@ int parse_file(struct input *in, const char *path, FILE *f,
 	if (!ret && p.cur)
 		ret = perr(&p, p.cur->line,
 			   "cycle block not terminated by '=== end'");
-	if (!ret && in->n == n0 && p.klines) {
-		char *cmd = advise_command(path);
-
-		ret = perr(&p, p.kline,
-			   "a kernel log, not pm_async_test cycles: no '=== cycle' block, but %d pm_print_times or 'PM: ... of devices complete' line(s); for a machine's suspend log run %s",
-			   p.klines, cmd);
-		free(cmd);
-	}
+	/* no block but pm_print_times or phase lines: read it as a log */
+	if (!ret && in->n == n0 && p.klines)
+		ret = PARSE_KERNEL_LOG;
 	if (p.cur)
 		cycle_free(p.cur);
 	lr_free(&lr);

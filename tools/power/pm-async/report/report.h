@@ -1,12 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * pm-async-report: summarise pm_async_test lab cycles collected by the
- * QEMU harness (see Documentation/power/pm-async-lab.rst).
+ * QEMU harness (see Documentation/power/pm-async-lab.rst), or the cycles
+ * of a machine's own kernel log.
  *
- * Data flow: parse.c turns "=== cycle" blocks into struct cycle, graph.c
+ * Data flow: parse.c turns "=== cycle" blocks, klog.c the cycles of a
+ * kernel log (read by lib/pmlog.c) into struct cycle, graph.c
  * adds per-phase critical paths and lower bounds, summary.c groups cycles
  * into profiles and rows and computes statistics, and table.c, json.c and
- * svg.c print them.
+ * svg.c print them; devstats.c gives the statistics per device and phase
+ * and the comparison of two inputs.
  */
 #ifndef PM_ASYNC_REPORT_H
 #define PM_ASYNC_REPORT_H
@@ -41,6 +44,7 @@ struct cb {
 	int64_t start, end;	/* ns, ktime_get() */
 	int cpu;
 	int task;		/* ran in the PM task, not a worker */
+	int pid;		/* of a machine's log, else -1 */
 	int result;
 	int line;
 };
@@ -75,6 +79,8 @@ struct cycle {
 	const char *kernel, *profile, *mode, *version, *transition;
 	long number;
 	int sync;		/* mode=sync: every device ran synchronously */
+	int from_log;		/* a machine's kernel log (klog.c), not the lab */
+	int skipped;		/* its callbacks without both timestamps */
 
 	struct dev *dev;
 	int ndev, capdev;
@@ -103,6 +109,7 @@ struct cycle {
 struct input {
 	struct cycle **cyc;
 	int n, cap;
+	int nlog;		/* cycles read from kernel logs */
 };
 
 /* util.c */
@@ -125,11 +132,17 @@ const char *kernel_label(const char *kernel);
 #define GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
 
 /* parse.c */
+#define PARSE_KERNEL_LOG	1	/* not lab cycles: a machine's kernel log */
 int parse_file(struct input *in, const char *path, FILE *f,
 	       char *err, size_t errlen);
 int parse_pm_line(const char *line, int *fam, int *slot, double *ms,
 		  int *aborted);
 void input_free(struct input *in);
+void cycle_free(struct cycle *c);
+
+/* klog.c */
+int klog_read(struct input *in, const char *path, FILE *f, const char *rel,
+	      char *err, size_t errlen);
 
 /* graph.c */
 void cycle_analyse(struct cycle *c, int limit, FILE *warn);
@@ -184,8 +197,45 @@ const struct row *profile_row(const struct profile *p, const char *mode,
 void print_tables(FILE *out, const struct summary *s);
 void fmt_ms(char *buf, size_t len, double v);
 
+/* devstats.c: per device and phase over all complete cycles */
+struct dstat {
+	char *phase;		/* phase name ("suspend", "restore", ...) */
+	char *name;		/* device name; NULL for a phase's total */
+	char *parent;		/* parent name, "" if none */
+	int shared;		/* another device of the phase has this name */
+	double *v;		/* ms, one per cycle, sorted when done */
+	int n, cap;
+	double median, worst, best;
+};
+
+struct devstats {
+	struct dstat *d;	/* device callbacks, slowest (worst) first */
+	int n, cap;
+	struct dstat *ph;	/* phase totals (the kernel's phase lines) */
+	int nph, capph;
+	int ncycles;		/* complete cycles counted */
+	int incomplete;		/* not counted */
+};
+
+#define COMPARE_MOVED	3	/* exit status: a median moved */
+#define DEFAULT_THRESHOLD_MS	10.0
+
+void devstats_build(struct devstats *ds, struct cycle **cyc, int n);
+void devstats_free(struct devstats *ds);
+const char *dstat_label(const struct dstat *d, char *buf, size_t len);
+void print_devstats(FILE *out, const struct devstats *ds, int top);
+int dstat_moved(const struct dstat *a, const struct dstat *b, double thr);
+const struct dstat *dstat_find(const struct devstats *ds,
+			       const struct dstat *like);
+int print_compare(FILE *out, const struct devstats *a, const char *alabel,
+		  const struct devstats *b, const char *blabel, double thr);
+
 /* json.c */
-void print_json(FILE *out, const struct summary *s);
+void print_json(FILE *out, const struct summary *s,
+		const struct devstats *ds);
+void print_compare_json(FILE *out, const struct devstats *a,
+			const char *alabel, const struct devstats *b,
+			const char *blabel, double thr);
 
 /* svg.c */
 void write_svg(FILE *out, const struct cycle *c, int aggregate);

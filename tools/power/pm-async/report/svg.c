@@ -398,11 +398,12 @@ static void cb_title(struct svg *g, const struct cb *cb)
 
 	fputs("<title>", g->f);
 	xml_escape(g->f, c->dev[cb->dev].name);
-	fprintf(g->f, " %s %.3f-%.3f ms (%.3f ms) cpu %d %s result %d</title>",
+	fprintf(g->f, " %s %.3f-%.3f ms (%.3f ms) %s %d %s result %d</title>",
 		cycle_phase_name(c, cb->slot),
 		(double)(cb->start - g->ax.origin) / 1e6,
 		(double)(cb->end - g->ax.origin) / 1e6,
-		(double)(cb->end - cb->start) / 1e6, cb->cpu,
+		(double)(cb->end - cb->start) / 1e6,
+		cb->cpu < 0 ? "pid" : "cpu", cb->cpu < 0 ? cb->pid : cb->cpu,
 		cb->task ? "task" : "worker", cb->result);
 }
 

@@ -1070,6 +1070,19 @@ static int t_svg_large(void)
 	return svg_file_ok("out/agg25.svg", 2000000, 0);
 }
 
+/* CHECK that @path holds @needle (alone on its line, however long) */
+static void expect(const char *path, const char *needle)
+{
+	CHECK(file_has(path, needle));
+}
+
+static void expect_in(const char *s, const char *needle)
+{
+	if (!strstr(s, needle))
+		printf("# missing \"%s\"\n", needle);
+	CHECK(strstr(s, needle));
+}
+
 /* write @text to @path */
 static int put_file(const char *path, const char *text)
 {
@@ -1082,8 +1095,9 @@ static int put_file(const char *path, const char *text)
 }
 
 /*
- * Issue #28: a machine's kernel log is not lab cycles (it read as "no
- * cycles found", exit 0).
+ * Issue #28: a machine's kernel log read as "no cycles found", exit 0;
+ * then as an error naming pm-async-advise.  Now it is read: one cycle,
+ * its table row and its timeline.
  */
 static int t_kernel_log(void)
 {
@@ -1092,12 +1106,250 @@ static int t_kernel_log(void)
 		       "[  100.001000] disk sd0: PM: calling lab_suspend @ 50, parent: ata1\n"
 		       "[  100.008000] disk sd0: PM: lab_suspend returned 0 after 7000 usecs\n"
 		       "[  100.010000] PM: suspend of devices complete after 10.000 msecs\n"));
-	CHECK(run("out/dmesg.txt") == 2);
-	CHECK(file_has("out/stderr", "out/dmesg.txt:2: a kernel log, not pm_async_test cycles"));
-	CHECK(file_has("out/stderr", "run pm-async-advise 'out/dmesg.txt'"));
+	CHECK(run("--svg out/dmesg.svg out/dmesg.txt") == 0);
+	CHECK(file_has("out/stdout", "Profile dmesg.txt, version unknown: 1 cycle, 1 incomplete"));
+	expect("out/stderr",
+	       "cycle 1 (log/dmesg.txt/log): missing PM line for suspend_late");
+	expect("out/dmesg.svg",
+	       "<title>sd0 suspend 0.000-7.000 ms (7.000 ms) pid 50 task result 0</title>");
+	/* the parent has no callback: a row of its own, above, no rect */
+	CHECK(file_has("out/dmesg.svg", "<text x=\"6\" y=\"94.0\" font-size=\"10\">ata1</text>"));
+	expect("out/dmesg.svg",
+	       "<text x=\"16\" y=\"108.0\" font-size=\"10\" font-style=\"italic\">sd0</text>");
 	/* boot noise only, no PM lines: still "no cycles found" */
 	CHECK(put_file("out/noise.txt", "[    0.000000] Linux version 7.3.0\n"));
-	return run("out/noise.txt") == 0 && file_has("out/stdout", "no cycles found");
+	CHECK(run("out/noise.txt") == 0 && file_has("out/stdout", "no cycles found"));
+	/* forced: the parser's own message, exit 2 */
+	CHECK(run("--kernel-log out/noise.txt") == 2);
+	return file_has("out/stderr", "out/noise.txt: no usable PM lines in 1 lines");
+}
+
+/*
+ * A real hibernation log (data/skynet_disk_excerpt.txt, see data/README):
+ * its 275 callbacks in one cycle, freeze and restore phases, the sync
+ * devices (the PM task, PID 2662) in italics, the critical paths.
+ */
+static int t_real_log(void)
+{
+	char *svg;
+	int n;
+
+	CHECK(run("--svg out/skynet.svg data/skynet_disk_excerpt.txt") == 0);
+	expect("out/stdout",
+	       "Profile skynet_disk_excerpt.txt, version 3.15.0-latest: 1 cycle, 0 incomplete,");
+	expect("out/stdout",
+	       "log 3.15.0-latest                  55.0           0.28           0.71           15.5           0.27           1976");
+	expect("out/stdout",
+	       "  restore        CP    1978 ms: 0000:00:1a.0 -> usb1 -> 1-1 -> 1-1.4 -> 1-1.4.3");
+	expect("out/stdout",
+	       "  freeze_noirq   CP    0.48 ms: 0000:02:00.0 -> 0000:00:1c.3");
+	svg = slurp("out/skynet.svg", NULL);
+	CHECK(svg);
+	n = count_of(svg, "class=\"cb\"");
+	expect_in(svg,
+		  "timeline: 3.15.0-latest / skynet_disk_excerpt.txt / log / cycle 1</text>");
+	CHECK(strstr(svg, "transition hibernate; suspend 56.0 ms"));
+	CHECK(strstr(svg, "font-style=\"italic\">coretemp.0</text>"));
+	expect_in(svg,
+		  "0000:00:1a.0 restore 974.824-978.750 ms (3.926 ms) pid 2841 worker result 0</title>");
+	CHECK(count_of(svg, "font-style=\"italic\"") == 74);
+	/* 40 callbacks on a critical path, and the legend's sample */
+	CHECK(count_of(svg, "stroke=\"#d40000\"") == 41);
+	free(svg);
+	if (n != 275)
+		printf("# %d callbacks drawn, want 275\n", n);
+	return n == 275 && svg_file_ok("out/skynet.svg", 2000000, 275);
+}
+
+/*
+ * A log of @n suspend cycles: sd0 (PM task, PID 50) under ata1, ata1
+ * under pci0, i8042 in a worker (PID 60); sd0's suspend callback takes
+ * @sd0[k] ms; the last cycle ends after its noirq suspend if @cut.
+ */
+static __printf(4, 5) void logln(FILE *f, int t, int us, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(f, "[%5d.%06d] ", t, us);
+	va_start(ap, fmt);
+	vfprintf(f, fmt, ap);
+	va_end(ap);
+	fputc('\n', f);
+}
+
+static int gen_log(const char *path, int n, const int *sd0, int cut)
+{
+	FILE *f = fopen(path, "w");
+	int k;
+
+	if (!f)
+		return 0;
+	for (k = 0; k < n; k++) {
+		int t = 100 * (k + 1), s = 1000 * sd0[k], r = t + 10;
+
+		logln(f, t, 0, "PM: suspend entry (deep)");
+		logln(f, t, 1000, "disk sd0: PM: calling lab_suspend @ 50, parent: ata1");
+		logln(f, t, 2000, "kbd i8042: PM: calling lab_suspend @ 60, parent: none");
+		logln(f, t, 4000, "kbd i8042: PM: lab_suspend returned 0 after 2000 usecs");
+		logln(f, t, 1000 + s, "disk sd0: PM: lab_suspend returned 0 after %d usecs", s);
+		logln(f, t, 1000 + s, "ata ata1: PM: calling lab_suspend @ 50, parent: pci0");
+		logln(f, t, 2000 + s, "ata ata1: PM: lab_suspend returned 0 after 1000 usecs");
+		logln(f, t, 3000 + s, "PM: suspend of devices complete after %d.000 msecs",
+		      3 + sd0[k]);
+		logln(f, t, 4000 + s, "PM: late suspend of devices complete after 1.000 msecs");
+		logln(f, t, 6000 + s, "PM: noirq suspend of devices complete after 2.000 msecs");
+		if (cut && k == n - 1)
+			break;
+		logln(f, r, 3000, "PM: noirq resume of devices complete after 3.000 msecs");
+		logln(f, r, 3500, "PM: early resume of devices complete after 0.500 msecs");
+		logln(f, r, 4000, "ata ata1: PM: calling lab_resume @ 50, parent: pci0");
+		logln(f, r, 9000, "ata ata1: PM: lab_resume returned 0 after 5000 usecs");
+		logln(f, r, 9000, "disk sd0: PM: calling lab_resume @ 50, parent: ata1");
+		logln(f, r, 18000, "disk sd0: PM: lab_resume returned 0 after 9000 usecs");
+		logln(f, r, 18500, "PM: resume of devices complete after 15.000 msecs");
+	}
+	return !fclose(f);
+}
+
+/* many cycles: --cycle N, the default (the last complete one) */
+static int t_log_cycles(void)
+{
+	static const int sd0[] = { 7, 20, 9, 30 };
+
+	CHECK(gen_log("out/cyc4.txt", 4, sd0, 1));
+	CHECK(run("--svg out/cyc4.svg out/cyc4.txt") == 0);
+	CHECK(file_has("out/stdout", "Profile cyc4.txt, version unknown: 4 cycles, 1 incomplete"));
+	/* cycle 4 lacks its resume: cycle 3 is drawn */
+	CHECK(file_has("out/cyc4.svg", "log / cycle 3</text>"));
+	expect("out/cyc4.svg",
+	       "<title>sd0 suspend 0.000-9.000 ms (9.000 ms) pid 50 task result 0</title>");
+	expect("out/cyc4.svg",
+	       "<title>i8042 suspend 1.000-3.000 ms (2.000 ms) pid 60 worker result 0</title>");
+	CHECK(run("--svg out/cyc2.svg --cycle 2 out/cyc4.txt") == 0);
+	CHECK(file_has("out/cyc2.svg", "log / cycle 2</text>"));
+	CHECK(file_has("out/cyc2.svg", "(20.000 ms) pid 50 task"));
+	CHECK(run("--svg out/cyc4b.svg --cycle 4 out/cyc4.txt") == 0);
+	CHECK(file_has("out/cyc4b.svg", "INCOMPLETE cycle"));
+	CHECK(run("--svg out/none.svg --cycle 5 out/cyc4.txt") == 1);
+	CHECK(file_has("out/stderr", "no cycle matches cycle=5 to draw"));
+	/* sync sd0 then sync ata1, in the PM task: the suspend CP */
+	expect("out/stdout", "  suspend        CP    10.0 ms: sd0 -> ata1\n");
+	return 1;
+}
+
+/* per device and phase over the 3 complete cycles: sd0 7, 20, 9 ms */
+static int t_dev_stats(void)
+{
+	static const int sd0[] = { 7, 20, 9, 30 };
+	char *out;
+	int top1;
+
+	CHECK(gen_log("out/cyc4.txt", 4, sd0, 1));
+	CHECK(run("--stats out/cyc4.txt") == 0);
+	expect("out/stdout",
+	       "device statistics: 5 device-phases over 3 complete cycles (incomplete ones not counted) (ms; spread = worst - best), slowest first:\n"
+	       "device  phase             n     median      worst     spread\n"
+	       "sd0     suspend           3      9.000     20.000     13.000\n"
+	       "sd0     resume            3      9.000      9.000      0.000\n"
+	       "ata1    resume            3      5.000      5.000      0.000\n"
+	       "i8042   suspend           3      2.000      2.000      0.000\n"
+	       "ata1    suspend           3      1.000      1.000      0.000\n");
+	CHECK(run("--stats --top 1 out/cyc4.txt") == 0);
+	CHECK(file_has("out/stdout", "(the 1 slowest of 5; --top 0 shows all):\n"));
+	out = slurp("out/stdout", NULL);
+	CHECK(out);
+	top1 = !strstr(out, "sd0     resume ");
+	free(out);
+	CHECK(top1);
+	CHECK(run("--stats --json out/stats.json --quiet out/cyc4.txt") == 0);
+	expect("out/stats.json",
+	       "\"device_stats\": {\n"
+	       "    \"cycles\": 3,\n"
+	       "    \"incomplete\": 1,\n"
+	       "    \"spread\": \"worst - best\"");
+	expect("out/stats.json",
+	       "\"device\": \"sd0\",\n"
+	       "        \"parent\": \"ata1\",\n"
+	       "        \"phase\": \"suspend\",\n"
+	       "        \"n\": 3,\n"
+	       "        \"median_ms\": 9,\n"
+	       "        \"worst_ms\": 20,\n"
+	       "        \"best_ms\": 7,\n"
+	       "        \"spread_ms\": 13");
+	/* the phase totals: suspend 10, 23, 12 ms */
+	expect("out/stats.json",
+	       "\"phase\": \"suspend\",\n"
+	       "        \"n\": 3,\n"
+	       "        \"median_ms\": 12,\n"
+	       "        \"worst_ms\": 23");
+	return 1;
+}
+
+/* a pm-async-measure run: run.txt and one cycle-NNN-VARIANT.log per cycle */
+static int gen_run(const char *dir, const int *sd0, int n)
+{
+	char path[256];
+	int k;
+
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/run.txt", dir);
+	CHECK(put_file(path, "kernel 6.12.117-1\ncycles 3\nvariants async\n"));
+	for (k = 0; k < n; k++) {
+		snprintf(path, sizeof(path), "%s/cycle-%03d-async.log", dir, k + 1);
+		CHECK(gen_log(path, 1, &sd0[k], 0));
+	}
+	snprintf(path, sizeof(path), "%s/cycle-%03d-sync.log", dir, n + 1);
+	return gen_log(path, 1, &sd0[0], 0);
+}
+
+/* --compare: two logs, two run directories, the threshold, exit 3 */
+static int t_compare(void)
+{
+	static const int a[] = { 7, 20, 9 }, b[] = { 40, 50, 45 };
+
+	CHECK(gen_log("out/a.txt", 3, a, 0));
+	CHECK(gen_log("out/b.txt", 3, b, 0));
+	CHECK(run("--compare out/a.txt out/b.txt") == 3);
+	expect("out/stdout",
+	       "  A: out/a.txt (3 complete cycles)\n"
+	       "  B: out/b.txt (3 complete cycles)\n"
+	       "  (fewer than 5 cycles on a side: a median of so few can move by chance)\n");
+	expect("out/stdout",
+	       "\nsuspend                            12.000    3     48.000    3    +36.000  MOVED\n");
+	expect("out/stdout",
+	       "resume                             15.000    3     15.000    3     +0.000\n");
+	expect("out/stdout",
+	       "sd0             suspend             9.000    3     45.000    3    +36.000  MOVED\n"
+	       "\n"
+	       "2 moved: 1 phase, 1 device-phase\n");
+	CHECK(run("--compare out/a.txt out/b.txt --threshold 36.5") == 0);
+	expect("out/stdout",
+	       "(no device's median moved by more than 36.500 ms)\n\n0 moved");
+	CHECK(run("--compare out/a.txt out/b.txt --json out/cmp.json --quiet") == 3);
+	expect("out/cmp.json",
+	       "\"device\": \"sd0\",\n"
+	       "      \"parent\": \"ata1\",\n"
+	       "      \"phase\": \"suspend\",\n"
+	       "      \"a_median_ms\": 9,\n"
+	       "      \"a_n\": 3,\n"
+	       "      \"b_median_ms\": 45,\n"
+	       "      \"b_n\": 3,\n"
+	       "      \"change_ms\": 36,\n"
+	       "      \"moved\": true");
+	/* run directories; --variant leaves out the sync cycle */
+	CHECK(gen_run("out/runA", a, 3));
+	CHECK(gen_run("out/runB", b, 3));
+	CHECK(run("--compare out/runA out/runB --variant async") == 3);
+	CHECK(file_has("out/stdout", "  A: out/runA (3 complete cycles)\n"));
+	expect("out/stdout",
+	       "sd0             suspend             9.000    3     45.000    3    +36.000  MOVED\n");
+	CHECK(run("--compare out/runA out/runB") == 3);
+	CHECK(file_has("out/stdout", "  A: out/runA (4 complete cycles)\n"));
+	/* a run directory as input: its kernel, its cycles */
+	CHECK(run("--variant async out/runB") == 0);
+	CHECK(file_has("out/stdout", "Profile cycle-001-async.log, version 6.12.117-1: 1 cycle"));
+	CHECK(run("--compare out/a.txt") == 2);
+	return file_has("out/stderr", "--compare needs two inputs, A and B");
 }
 
 /* a directory is not a file (it read as "FILE:0: read error", exit 2) */
@@ -1149,7 +1401,11 @@ static const struct {
 	{ "--filter profile=", t_filter },
 	{ "SVG: well-formed, one rect per callback (25 devices)", t_svg_small },
 	{ "SVG: aggregated 2000-device cycle below 2 MB", t_svg_large },
-	{ "a kernel log is not lab cycles: exit 2 naming pm-async-advise", t_kernel_log },
+	{ "a kernel log is read: one cycle, its row and timeline", t_kernel_log },
+	{ "a real hibernation log: 275 callbacks, sync devices, CP", t_real_log },
+	{ "a log of 4 cycles: --cycle N, default the last complete", t_log_cycles },
+	{ "--stats: n, median, worst, spread per device and phase", t_dev_stats },
+	{ "--compare: logs and run directories, threshold, exit 3", t_compare },
 	{ "a directory given as input: exit 1, said so", t_dir_input },
 	{ "a 2 MiB line: an error naming FILE:LINE", t_long_line },
 };
