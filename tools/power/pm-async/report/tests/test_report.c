@@ -1285,6 +1285,54 @@ static int t_dev_stats(void)
 	return 1;
 }
 
+/*
+ * @in (a generated log) as "journalctl -k -o json" (@json) or "dmesg -x"
+ * (else) would print it
+ */
+static int convert_log(const char *in, const char *out, int json)
+{
+	FILE *f = fopen(in, "r"), *g = fopen(out, "w");
+	char line[512];
+
+	if (!f || !g)
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *msg = strchr(line, ']');
+		double ts = strtod(line + 1, NULL);
+
+		if (!msg)
+			continue;
+		msg += 2;
+		msg[strcspn(msg, "\n")] = '\0';
+		if (json) {
+			fprintf(g, "{\"_TRANSPORT\":\"kernel\",\"MESSAGE\":\"%s\",", msg);
+			fprintf(g, "\"_SOURCE_MONOTONIC_TIMESTAMP\":\"%.0f\"}\n", ts * 1e6);
+		} else {
+			fprintf(g, "kern  :info  : %.*s %s\n", (int)(msg - line - 1), line, msg);
+		}
+	}
+	fclose(f);
+	return !fclose(g);
+}
+
+/* the same cycles as journal JSON and as "dmesg -x": the same rows */
+static int t_log_formats(void)
+{
+	static const int sd0[] = { 7, 20, 9, 30 };
+	static const char *const fmt[] = { "out/cyc4.json", "out/cyc4x.txt" };
+	int i;
+
+	CHECK(gen_log("out/cyc4.txt", 4, sd0, 1));
+	for (i = 0; i < 2; i++) {
+		CHECK(convert_log("out/cyc4.txt", fmt[i], !i));
+		CHECK(run("--stats %s", fmt[i]) == 0);
+		expect("out/stdout", "4 cycles, 1 incomplete");
+		expect("out/stdout",
+		       "sd0     suspend           3      9.000     20.000     13.000\n");
+	}
+	return 1;
+}
+
 /* a pm-async-measure run: run.txt and one cycle-NNN-VARIANT.log per cycle */
 static int gen_run(const char *dir, const int *sd0, int n)
 {
@@ -1405,6 +1453,7 @@ static const struct {
 	{ "a real hibernation log: 275 callbacks, sync devices, CP", t_real_log },
 	{ "a log of 4 cycles: --cycle N, default the last complete", t_log_cycles },
 	{ "--stats: n, median, worst, spread per device and phase", t_dev_stats },
+	{ "journal JSON and dmesg -x logs: the same statistics", t_log_formats },
 	{ "--compare: logs and run directories, threshold, exit 3", t_compare },
 	{ "a directory given as input: exit 1, said so", t_dir_input },
 	{ "a 2 MiB line: an error naming FILE:LINE", t_long_line },
