@@ -17,6 +17,7 @@
 #include <sys/wait.h>
 
 #include "report.h"
+#include "test_utf8.h"
 
 /* tolerance (written out: checkpatch reads "1e-9" as a subtraction) */
 #define EPS9	0.000000001
@@ -911,51 +912,6 @@ static int t_json(void)
 	CHECK(file_has("out/all.json", "\"suspend\": [\n"));
 	CHECK(run("--json - data/escape.txt") == 0);
 	return json_file_ok("out/stdout");
-}
-
-/*
- * 1 if the @n bytes at @s are UTF-8: shortest forms, no surrogates, at
- * most U+10FFFF (independent of the tools' own decoder).
- */
-static int utf8_ok(const char *s, size_t n)
-{
-	const unsigned char *p = (const unsigned char *)s, *end = p + n;
-
-	while (p < end) {
-		unsigned long cp, min;
-		unsigned int k, i;
-
-		if (*p < 0x80) {
-			p++;
-			continue;
-		}
-		if (*p >= 0xc2 && *p <= 0xdf) {
-			k = 1;
-			cp = *p & 0x1f;
-			min = 0x80;
-		} else if (*p >= 0xe0 && *p <= 0xef) {
-			k = 2;
-			cp = *p & 0x0f;
-			min = 0x800;
-		} else if (*p >= 0xf0 && *p <= 0xf4) {
-			k = 3;
-			cp = *p & 0x07;
-			min = 0x10000;
-		} else {
-			return 0;
-		}
-		if ((size_t)(end - p) <= k)
-			return 0;
-		for (i = 1; i <= k; i++) {
-			if ((p[i] & 0xc0) != 0x80)
-				return 0;
-			cp = cp << 6 | (p[i] & 0x3f);
-		}
-		if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-			return 0;
-		p += k + 1;
-	}
-	return 1;
 }
 
 /*
