@@ -21,13 +21,15 @@
 #  - per seed, patched's median device-phase time at most DIFF_RATIO (1.10)
 #    times stock's, unless both are under DIFF_FLOOR_MS (5 ms): under TCG a
 #    timer sleep is stretched by the emulation and the host's load, so
-#    small spans are mostly noise.  The median is over the cycles that ran
-#    fully; when fewer than DIFF_MIN_FULL (3) did on either kernel, over
-#    every cycle whose outcome was as expected on that kernel (a cycle with
-#    an injected failure runs the same phases up to the same failure on
-#    both: the plan and the lab's draws are the same), and the line says
-#    so.  Seeds that stock did not finish are left out of this rule (and
-#    counted).
+#    small spans are mostly noise.  The medians are paired: over the same
+#    cycles on both kernels, those that ran fully on both; when fewer than
+#    DIFF_MIN_FULL (3) did, over every cycle whose outcome was as expected
+#    on both (a cycle with an injected failure runs the same phases up to
+#    the same failure on both: the plan and the lab's draws are the same),
+#    and the line says so.  A cycle that went wrong on one kernel only
+#    (a violation of mainline's) is left out on both: it may run other
+#    phases than the other kernel's.  Seeds that stock did not finish are
+#    left out of this rule (and counted).
 # Stock's hangs, violations and bad outcomes are counted and reported; they
 # do not fail the comparison (mainline 7.3 has known bugs).  Every exception
 # is printed with the seed, NDEV, the plan and the seed's topology, written
@@ -60,9 +62,10 @@ trap 'rm -rf "$work"' EXIT
 
 # extract LOG...: one line per seed, tab-separated:
 #   SEED STATUS NDEV MODE SCALE TOPO CYCLES FULL MEDIAN VIOL BAD PLAN
-#   OKMEDIAN NOK
+#   OKMEDIAN NOK CYCLELIST
 # (OKMEDIAN: the median device-phase time of the NOK cycles whose outcome
-# was as expected, full or not).
+# was as expected, full or not; CYCLELIST: "CYCLE:OK:FULL:DEV_NS" per
+# cycle, OK 1 when the outcome was as expected).
 # STATUS: done, or hung (started, not done).  The last run of a seed counts.
 extract()
 {
@@ -78,7 +81,7 @@ extract()
 		st[s] = "hung"; ndev[s] = field("ndev"); mode[s] = field("mode")
 		sc = field("scale"); sub(/%$/, "", sc); scale[s] = sc
 		topo[s] = field("topo"); cyc[s] = 0; full[s] = 0; med[s] = "-"
-		viol[s] = 0; bad[s] = 0; plan[s] = "-"; okl[s] = ""
+		viol[s] = 0; bad[s] = 0; plan[s] = "-"; okl[s] = ""; cl[s] = ""
 		next
 	}
 	/^# \[diff\] plan seed=/ {
@@ -92,6 +95,8 @@ extract()
 		if (field("outcome") != "ok") bad[s]++
 		else if (field("dev_ns") != "") okl[s] = okl[s] " " field("dev_ns")
 		if (field("full") == 1) full[s]++
+		d = field("dev_ns")
+		cl[s] = cl[s] " " field("cycle") ":" (field("outcome") == "ok") ":" (field("full") == 1) ":" (d == "" ? "-" : d)
 		next
 	}
 	/^@@DIFF-SEED / { s = field("seed"); med[s] = field("median_ns"); next }
@@ -111,9 +116,9 @@ extract()
 	END {
 		for (i = 1; i <= n; i++) {
 			s = order[i]
-			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\n", s, st[s], ndev[s], mode[s],
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%s\n", s, st[s], ndev[s], mode[s],
 				scale[s], topo[s], cyc[s], full[s], med[s], viol[s], bad[s], plan[s],
-				median(okl[s]), split(okl[s], tmp, " ")
+				median(okl[s]), split(okl[s], tmp, " "), substr(cl[s], 2)
 		}
 	}' | sort -n
 }
@@ -144,6 +149,34 @@ awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minfull="$minfull" '
 FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seeds[$1] = 1; next }
 { for (i = 1; i <= NF; i++) P[$1, i] = $i; inp[$1] = 1; seeds[$1] = 1 }
 function ms(ns) { return sprintf("%.2f", ns / 1e6) }
+# The median as difflib.sh takes it: the mean of the two middle ones.
+function median(l,   v, k, i, j, t) {
+	k = split(l, v, " ")
+	if (!k) return ""
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	if (k % 2) return v[(k + 1) / 2] + 0
+	return int((v[k / 2] + v[k / 2 + 1]) / 2)
+}
+# pair STOCK_CYCLES PATCHED_CYCLES: the times of the cycles full on both
+# (fs, fp: nfull of them) and of those as expected on both (os, op: nok).
+function pair(a, b,   x, y, n, i, f, c, sa) {
+	fs = fp = os = op = ""; nfull = nok = 0
+	delete sa
+	n = split(a, x, " ")
+	for (i = 1; i <= n; i++) { split(x[i], f, ":"); sa[f[1]] = x[i] }
+	n = split(b, y, " ")
+	for (i = 1; i <= n; i++) {
+		split(y[i], f, ":")
+		if (!(f[1] in sa)) continue
+		split(sa[f[1]], c, ":")
+		if (!c[2] || !f[2] || c[4] == "-" || f[4] == "-") continue
+		nok++; os = os " " c[4]; op = op " " f[4]
+		if (c[3] && f[3]) { nfull++; fs = fs " " c[4]; fp = fp " " f[4] }
+	}
+}
 END {
 	for (s in seeds) {
 		why = ""; v = "ok"; notes = ""
@@ -172,25 +205,30 @@ END {
 			excl++
 			if (v == "ok") v = "skip"
 			why = why "; stock " ((s in ins) ? "hung in cycle " (S[s, 7] + 1) : "never ran it") ": no comparison"
-		} else if (pd && (S[s, 8] + 0 < minfull + 0 || P[s, 8] + 0 < minfull + 0) &&
-			   S[s, 13] != "-" && P[s, 13] != "-") {
-			# Too few full cycles: every cycle as expected.
-			sm = S[s, 13] + 0; pm = P[s, 13] + 0
-			t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
-			if (sm > 0) t = t sprintf(" (%.2fx)", pm / sm)
-			t = t ", medians of " S[s, 14] " / " P[s, 14] " cycles (" S[s, 8] " / " P[s, 8] " full)"
-			if (sm < floor * 1e6 && pm < floor * 1e6) { under++; t = t ", both under " floor " ms" }
-			else if (pm > ratio * sm) { slower++; v = "fail"; why = why "; patched slower than " ratio "x stock" }
-			compared++
-		} else if (pd && S[s, 9] != "-" && P[s, 9] != "-") {
-			sm = S[s, 9] + 0; pm = P[s, 9] + 0
-			t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
-			if (sm > 0) t = t sprintf(" (%.2fx)", pm / sm)
-			if (sm < floor * 1e6 && pm < floor * 1e6) { under++; t = t ", both under " floor " ms" }
-			else if (pm > ratio * sm) { slower++; v = "fail"; why = why "; patched slower than " ratio "x stock" }
-			compared++
 		} else if (pd) {
-			why = why "; no cycle ran fully on " (S[s, 9] == "-" ? "stock" : "patched") ": no time"
+			# Paired medians: the same cycles on both kernels.
+			pair(S[s, 15], P[s, 15])
+			if (nfull >= minfull + 0 || (nfull && nok == nfull)) {
+				sm = median(fs); pm = median(fp)
+				if (nfull != S[s, 8] || nfull != P[s, 8])
+					suf = ", medians of the " nfull " cycles full on both (" S[s, 8] " / " P[s, 8] " full)"
+				else
+					suf = ""
+			} else if (nok) {
+				sm = median(os); pm = median(op)
+				suf = ", medians of the " nok " cycles as expected on both (" S[s, 8] " / " P[s, 8] " full)"
+			} else
+				sm = ""
+			if (sm == "") {
+				why = why "; no cycle as expected on both kernels with a time: no comparison"
+			} else {
+				t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
+				if (sm > 0) t = t sprintf(" (%.2fx)", pm / sm)
+				t = t suf
+				if (sm < floor * 1e6 && pm < floor * 1e6) { under++; t = t ", both under " floor " ms" }
+				else if (pm > ratio * sm) { slower++; v = "fail"; why = why "; patched slower than " ratio "x stock" }
+				compared++
+			}
 		}
 		if (v == "ok" && notes != "") v = "note"
 		ndv = (s in inp) ? P[s, 3] : S[s, 3]
@@ -211,7 +249,7 @@ exception()
 	local s=$1 line nd md pct pl
 
 	line=$(grep -P "^$s\t" "$work/patched" || grep -P "^$s\t" "$work/stock")
-	IFS=$'\t' read -r _ _ nd md pct _ _ _ _ _ _ pl <<<"$line"
+	IFS=$'\t' read -r _ _ nd md pct _ _ _ _ _ _ pl _ <<<"$line"
 	echo "${3}seed $s (NDEV $nd, mode $md, times at $pct%): $2"
 	echo "${3}  plan: $pl"
 	echo "${3}  topology: $(topology "$s" "$nd" "$md" "$pct")"
