@@ -8,6 +8,12 @@ SHELL := /bin/bash
 S := scripts
 
 KERNEL ?= patched
+# MACHINE=laptop: QEMU's q35 with real devices (scripts/qemu-run.sh -M),
+# on a kernel with their drivers (flavour test+laptop by default).
+MACHINE ?= pc
+ifeq ($(MACHINE),laptop)
+FLAVOUR ?= test+laptop
+endif
 FLAVOUR ?= test
 CMD ?= sh /pma/check.sh
 # make run passes CMD through the environment, taken as written (no make
@@ -17,7 +23,7 @@ export CMD
 
 .PHONY: help deps tree export kernel base-kernel bench-kernels kernels \
 	initramfs run tools check demo bench series series-check clean distclean \
-	faults fuzz churn soak hazards diff check-kcsan check-kasan
+	faults fuzz churn soak hazards diff drivers-soak check-kcsan check-kasan
 
 help:
 	@echo "make demo          build, boot, run the laptop profile on stock and pm-async, print the table"
@@ -29,6 +35,7 @@ help:
 	@echo "make soak          SOAK_CYCLES=1000 cycles of phone: no violation, hang, slab growth or leak"
 	@echo "make hazards       random real-driver topologies (waits, link kinds, skips), stock then patched (HAZ_SEEDS=1-200)"
 	@echo "make diff          stock vs patched on the same random topologies and transitions: hangs, violations, outcomes, 1.10x time rule (DIFF_SEEDS=1-300)"
+	@echo "make drivers-soak  DRIVERS_SOAK_CYCLES=500 real S3 cycles per kernel on the laptop machine: no hang, device lost or warning"
 	@echo "make check-kcsan   kselftest, KUnit and reliability set on a KCSAN kernel (check-kasan: KASAN)"
 	@echo "make deps          install the Debian packages that are missing"
 	@echo "make tree          build/patched/src and build/stock/src from Debian's source + patches/ + overlay"
@@ -36,7 +43,7 @@ help:
 	@echo "make kernel        the patched test kernel;  make base-kernel: the stock test kernel"
 	@echo "make bench-kernels stock and patched kernels without debugging options"
 	@echo "make initramfs     the guest image for KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR)"
-	@echo "make run CMD='...' boot KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR) and run CMD in the guest"
+	@echo "make run CMD='...' boot KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR) MACHINE=$(MACHINE) (pc|laptop) and run CMD in the guest"
 	@echo "make series        the series as git format-patch output with a cover letter in out/series"
 	@echo "make series-check  git am it onto a fresh tree, checkpatch and build after each patch"
 
@@ -66,7 +73,7 @@ initramfs: tree
 	@$(S)/mkinitramfs.sh $(KERNEL) $(FLAVOUR)
 
 run: initramfs
-	@$(S)/qemu-run.sh -k $(KERNEL) -f $(FLAVOUR) -- "$$CMD"
+	@$(S)/qemu-run.sh -k $(KERNEL) -f $(FLAVOUR) -M $(MACHINE) -- "$$CMD"
 
 TOOLS := tools/power/pm-async
 
@@ -78,6 +85,9 @@ check: deps
 
 faults fuzz churn soak hazards diff: deps
 	@$(S)/campaign.sh $@
+
+drivers-soak: deps
+	@$(S)/drivers-soak.sh
 
 check-kcsan check-kasan: deps
 	@$(S)/sanitize.sh $(@:check-%=%)
@@ -95,7 +105,7 @@ series-check: series
 	@$(S)/series-check.sh
 
 clean:
-	rm -rf build/*/obj-* build/*/initramfs-* build/kselftest* out
+	rm -rf build/*/obj-* build/*/initramfs-* build/kselftest* build/laptop out
 	@$(MAKE) -s -C $(TOOLS) clean
 
 distclean: clean

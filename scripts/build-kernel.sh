@@ -4,16 +4,23 @@
 # build-kernel.sh KERNEL FLAVOUR: build build/KERNEL/obj-FLAVOUR/bzImage
 # and its modules.  KERNEL is "stock" (the lab part of the series only, PM
 # core untouched) or "patched" (the whole series); FLAVOUR is "test"
-# (configs/test.config: lockdep & co.) or "bench" (no debugging).  Both
-# kernels of a flavour get the same configuration.
+# (configs/test.config: lockdep & co.) or "bench" (no debugging), or
+# either with more fragments after a "+": "test+laptop" adds
+# configs/laptop.config (the laptop machine's real drivers).  Both kernels
+# of a flavour get the same configuration.
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
 kernel=${1:?kernel: stock|patched}
-flavour=${2:?flavour: test|bench}
+flavour=${2:?flavour: test|bench[+laptop]}
 [ -d "$BUILD/$kernel/src" ] || die "unknown kernel '$kernel' (no $BUILD/$kernel/src)"
-[ -f "$TOP/configs/$flavour.config" ] || die "unknown flavour '$flavour'"
+frags=()
+IFS=+ read -ra parts <<<"$flavour"
+for p in "${parts[@]}"; do
+	[ -n "$p" ] && [ -f "$TOP/configs/$p.config" ] || die "unknown flavour '$flavour' (no configs/$p.config)"
+	frags+=("$TOP/configs/$p.config")
+done
 
 src=$(srcdir "$kernel")
 obj=$(objdir "$kernel" "$flavour")
@@ -42,13 +49,13 @@ kmake() { make -s -C "$src" O="$obj" CC="$cc" HOSTCC="$cc" LOCALVERSION="$releas
 # The fragment that makes this kernel: base + flavour + release string.
 frag=$obj/pm-async.config
 {
-	cat "$TOP/configs/base.config" "$TOP/configs/$flavour.config"
+	cat "$TOP/configs/base.config" "${frags[@]}"
 	echo 'CONFIG_LOCALVERSION=""'
 	echo "# CONFIG_LOCALVERSION_AUTO is not set"
 } >"$frag.new"
 
 if ! cmp -s "$frag.new" "$frag" || [ ! -f "$obj/.config" ]; then
-	say "configuring $kernel-$flavour (tinyconfig + configs/base.config + configs/$flavour.config)"
+	say "configuring $kernel-$flavour (tinyconfig + configs/base.config + configs/${flavour//+/.config + configs/}.config)"
 	mv "$frag.new" "$frag"
 	kmake tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "$frag" >/dev/null

@@ -33,10 +33,17 @@
 # scans the whole console.log on the host, one result per stream
 # (scripts/kernel-log.sh).
 #
+# Each kernel is also built with the laptop machine's drivers
+# (configs/laptop.config, flavour test+laptop) and boots QEMU's q35 laptop
+# machine (qemu-run.sh -M laptop) for the "drivers" stream: real S3 and
+# hibernation of real drivers with the lab's devices beside them
+# (scripts/guest/drivers.sh).
+#
 # CHECK_KERNELS="patched stock", CHECK_STREAMS (default "kselftest
-# reliability measure replay diff dmesg"; "kunit" runs the KUnit modules of a
-# kernel and is dropped on stock) and CHECK_TIMEOUT (seconds per boot,
-# 1500) select parts.  The stock kernel (mainline 7.3 plus the lab) lacks
+# reliability measure replay diff drivers dmesg"; "kunit" runs the KUnit
+# modules of a kernel and is dropped on stock), CHECK_TIMEOUT (seconds per
+# boot, 1500) and CHECK_DRIVERS_TIMEOUT (the laptop boot, 1200) select
+# parts.  The stock kernel (mainline 7.3 plus the lab) lacks
 # the series' fixes of mainline's engine: its guest runs with
 # PM_ASYNC_XFAIL="no_pm add_during dc_link link_during skip_resume_abort
 # move_during", so the kselftest's cases of the series' fixes must fail
@@ -153,15 +160,17 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 		args+=("$k" "$out/$k-build.log")
 		continue
 	fi
-	streams=${CHECK_STREAMS:-kselftest reliability measure replay diff dmesg}
+	streams=${CHECK_STREAMS:-kselftest reliability measure replay diff drivers dmesg}
 	xfail=""
 	if [ "$k" = stock ]; then
 		streams=${streams/kunit/}
 		xfail="PM_ASYNC_XFAIL='no_pm add_during dc_link link_during skip_resume_abort move_during'"
 	fi
 	# "dmesg" is the host's scan of console.log (kernel-log.sh), run on
-	# every boot; the guest runs the others.
+	# every boot; "drivers" runs on the laptop machine, below; the lab's
+	# machine runs the others.
 	gstreams=$(echo ${streams//dmesg/})
+	gstreams=$(echo ${gstreams//drivers/})
 	# One /pma/check.sh per stream, as a plain list of commands: busybox
 	# ash once went astray in a loop over the streams ("replaykselftest",
 	# then the streams again) after the measure stream's real S3 cycles.
@@ -185,6 +194,25 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	rc=${PIPESTATUS[0]}
 	"$S/guest-checks.sh" "$k" "$out/$k" "$rc" "${CHECK_TIMEOUT:-1500}" "$gstreams" >"$out/$k/guest.log"
 	args+=(-e "$gstreams" "$k" "$out/$k/results.log" "$k" "$out/$k/guest.log")
+
+	# Real drivers: the laptop machine (q35 with USB, AHCI, NVMe, HD
+	# audio, e1000e) on the test flavour with the drivers built in.
+	case " $streams " in *" drivers "*) ;; *) continue ;; esac
+	lk=$k-laptop
+	step "$k kernel (test+laptop flavour): build"
+	if ! "$S/build-kernel.sh" "$k" test+laptop || ! "$S/mkinitramfs.sh" "$k" test+laptop; then
+		printf '@@TAP build\n1..1\nnot ok 1 build of the %s test+laptop kernel\n@@TAPEND build rc=1\n' "$k" >"$out/$lk-build.log"
+		args+=("$lk" "$out/$lk-build.log")
+		continue
+	fi
+	step "$k kernel: booting QEMU's laptop machine for: drivers"
+	mkdir -p "$out/$lk"
+	"$S/qemu-run.sh" -k "$k" -f test+laptop -M laptop -t "${CHECK_DRIVERS_TIMEOUT:-1200}" \
+		-a no_console_suspend -o "$out/$lk" -- "sh /pma/check.sh drivers" |
+		sed -u 's/^/    /'
+	rc=${PIPESTATUS[0]}
+	"$S/guest-checks.sh" "$lk" "$out/$lk" "$rc" "${CHECK_DRIVERS_TIMEOUT:-1200}" drivers >"$out/$lk/guest.log"
+	args+=(-e drivers "$lk" "$out/$lk/results.log" "$lk" "$out/$lk/guest.log")
 done
 
 # The differential set: stock against patched, once both kernels ran it.

@@ -86,31 +86,6 @@ diff_churn()
 	echo "$3 $1 unlink=$2" 2>/dev/null >$LAB/churn && echo "$3 $1 unlink=$2"
 }
 
-# diff_phases STATE PM_TEST: the callbacks a good cycle runs (rlib's
-# SUSPEND_ALL for rl_check_report); for disk, the resume side as the
-# report shows it (restore, or thaw after a snapshot).
-diff_phases()
-{
-	case $1 in
-	disk)
-		res=restore
-		grep -q '^[^ ]* thaw' "$RPT" && res=thaw
-		if [ "$2" = devices ]; then
-			echo "prepare freeze $res complete"
-		else
-			echo "prepare freeze freeze_late freeze_noirq ${res}_noirq ${res}_early $res complete"
-		fi
-		;;
-	*)
-		if [ "$2" = devices ]; then
-			echo "prepare suspend resume complete"
-		else
-			echo "prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
-		fi
-		;;
-	esac
-}
-
 # The generator's mode: "diff" once it has one, "hazards" until then.
 if [ -n "${DIFF_GEN_MODE:-}" ]; then
 	gmode=$DIFF_GEN_MODE

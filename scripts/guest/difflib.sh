@@ -106,3 +106,28 @@ median()
 		else printf "%d\n", (v[n / 2] + v[n / 2 + 1]) / 2
 	}'
 }
+
+# diff_phases STATE PM_TEST: the callbacks a good cycle runs (rlib's
+# SUSPEND_ALL for rl_check_report); for disk, the resume side as the
+# report shows it (restore, or thaw after a snapshot).
+diff_phases()
+{
+	case $1 in
+	disk)
+		res=restore
+		grep -q '^[^ ]* thaw' "$RPT" && res=thaw
+		if [ "$2" = devices ]; then
+			echo "prepare freeze $res complete"
+		else
+			echo "prepare freeze freeze_late freeze_noirq ${res}_noirq ${res}_early $res complete"
+		fi
+		;;
+	*)
+		if [ "$2" = devices ]; then
+			echo "prepare suspend resume complete"
+		else
+			echo "prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
+		fi
+		;;
+	esac
+}

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..37"
+echo "1..42"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -202,9 +202,11 @@ while [ $# -gt 0 ]; do
 	-serial) if [ -z "$con" ]; then con=${2#file:}; else res=${2#file:}; fi; shift ;;
 	-initrd) initrd=$2; shift ;;
 	-kernel) kern=$2; shift ;;
+	-machine) mach="$2 $*"; shift ;;
 	esac
 	shift
 done
+echo "$mach" >>"${res%/*}/../machines"
 cmd=$(gzip -dc "$initrd" | cpio -i --quiet --to-stdout run.sh)
 k() { echo "[    $1.000000] $2" >>"$con"; }
 k 0 "Linux version 6.12.0-fake"
@@ -271,9 +273,11 @@ fake_check()
 	chmod +x "$F"/scripts/*.sh "$F/scripts/tests/run.sh"
 	printf 'test:\n\t@echo 1..2; echo "ok 1 - good a"; echo "ok 2 - good b"\n' >"$F/scripts/good/Makefile"
 	for f in patched stock; do
-		mkdir -p "$F/build/$f/obj-test/arch/x86/boot"
-		echo fake >"$F/build/$f/obj-test/arch/x86/boot/bzImage"
-		: >"$F/build/$f/initramfs-test.cpio.gz"
+		for fl in test test+laptop; do
+			mkdir -p "$F/build/$f/obj-$fl/arch/x86/boot"
+			echo fake >"$F/build/$f/obj-$fl/arch/x86/boot/bzImage"
+			: >"$F/build/$f/initramfs-$fl.cpio.gz"
+		done
 	done
 	# (the caller's CHECK_STREAMS, as make check's own, is not theirs)
 	env -u CHECK_STREAMS PATH="$T/fakebin:$PATH" PMA_TOP="$F" PMA_BUILD="$F/build" CHECK_KERNELS=patched \
@@ -297,6 +301,51 @@ fake_check clean
 	grep -q 'ok   patched/replay' "$T/log" && grep -q 'ok   host/pm-async' "$T/log" &&
 	grep -q 'ok   host/good' "$T/log"
 ok $? "make check: a clean run passes, host suites in scripts/*/ and tools/power/pm-async counted"
+
+# The drivers stream boots the laptop machine, on the test+laptop kernel,
+# after the lab's machine (pc); its results and guest check are counted.
+grep -q 'ok   patched-laptop/drivers ' "$T/log" && grep -q 'ok   patched-laptop/guest' "$T/log" &&
+	grep -q 'ok   patched-laptop/kernel-log' "$T/log" &&
+	[ "$(cut -d' ' -f1 "$T/clean/out/check/machines")" = $'pc\nq35' ] &&
+	grep '^q35 ' "$T/clean/out/check/machines" | grep -q 'ich9-usb-uhci3.*qemu-xhci.*hda-duplex.*nvme.*e1000e' &&
+	grep '^q35 ' "$T/clean/out/check/machines" | grep -q 'obj-test+laptop/arch/x86/boot/bzImage' &&
+	grep '^pc ' "$T/clean/out/check/machines" | grep -q 'obj-test/arch/x86/boot/bzImage'
+ok $? "make check: the drivers stream boots the laptop machine (q35, USB, HDA, NVMe, e1000e) on the test+laptop kernel"
+
+# The laptop machine's disks: made once, sparse, each with its signature,
+# the SATA disk with an MBR and a swap partition that blkid recognises.
+img=$T/clean/build/laptop
+[ -f "$img/done" ] && [ "$(du -k "$img/sata.img" | cut -f1)" -lt 1024 ] &&
+	[ "$(grep -a -c PMA-DISK-sata "$img/sata.img")" = 1 ] && [ "$(grep -a -c PMA-DISK-nvme "$img/nvme.img")" = 1 ] &&
+	[ "$(grep -a -c PMA-DISK-usb "$img/usb.img")" = 1 ] &&
+	dd if="$img/sata.img" bs=512 skip=2048 count=98304 status=none >"$T/swap.part" &&
+	blkid -o value -s TYPE "$T/swap.part" | grep -qx swap &&
+	[ "$(od -An -tx1 -j510 -N2 "$img/sata.img" | tr -d ' ')" = 55aa ] &&
+	[ "$(od -An -tx1 -j450 -N1 "$img/sata.img" | tr -d ' ')" = 82 ]
+ok $? "qemu-run.sh -M laptop: sparse disk images with signatures, an MBR and a swap partition"
+
+PMA_TOP=$T/clean PMA_BUILD=$T/clean/build "$H/qemu-run.sh" -M laptop -f test -- true >"$T/log" 2>&1
+r1=$?
+PMA_TOP=$T/clean PMA_BUILD=$T/clean/build "$H/qemu-run.sh" -M pda -f test+laptop -- true >>"$T/log" 2>&1
+r2=$?
+[ $r1 != 0 ] && [ $r2 != 0 ] && grep -q 'needs a kernel with its drivers: -f test+laptop' "$T/log" &&
+	grep -q "unknown machine 'pda'" "$T/log"
+ok $? "qemu-run.sh: the laptop machine refuses a kernel without its drivers; an unknown machine is refused"
+
+# A flavour of several fragments: base, then each part in order; an
+# unknown part is refused before anything is built.
+bk=$T/bk
+mkdir -p "$bk/configs" "$bk/build/patched/src"
+for f in base test laptop; do echo "CONFIG_PMA_$f=y" >"$bk/configs/$f.config"; done
+PMA_TOP=$bk PMA_BUILD=$bk/build PMA_KERNEL_VERSION=7.3.4-1 "$H/build-kernel.sh" patched test+nosuch >"$T/log" 2>&1
+r1=$?
+PATH="$T/fakebin:$PATH" PMA_TOP=$bk PMA_BUILD=$bk/build PMA_KERNEL_VERSION=7.3.4-1 "$H/build-kernel.sh" patched test+laptop >>"$T/log" 2>&1
+[ $r1 != 0 ] && grep -q "unknown flavour 'test+nosuch' (no configs/nosuch.config)" "$T/log" &&
+	[ ! -e "$bk/build/patched/obj-test+nosuch/pm-async.config" ] &&
+	[ "$(grep -c '' "$bk/build/patched/obj-test+laptop/pm-async.config")" = 5 ] &&
+	[ "$(head -n 3 "$bk/build/patched/obj-test+laptop/pm-async.config" | tr '\n' ' ')" = "CONFIG_PMA_base=y CONFIG_PMA_test=y CONFIG_PMA_laptop=y " ] &&
+	grep -q 'configs/base.config + configs/test.config + configs/laptop.config' "$T/log"
+ok $? "build-kernel.sh: flavour test+laptop is base + test + laptop, in order; an unknown part is refused"
 
 fake_check panic FAKE_GUEST=panic
 check_failed 'not ok: patched/guest: .*kernel panic: Kernel panic - not syncing: VFS'
@@ -442,9 +491,37 @@ ok $? "diff-compare: a seed 1.15x slower on patched fails"
 # expected (the full one and the failed one, 1 ms), said on the line.
 diff_cmp fewfull "$stock_ok" $'1 done 23000000 0 0\n2 done 30000000 0 0\n3 done 1200000 0 0' DIFF_MIN_FULL=3
 [ "$(cat "$T/rc")" != 0 ] &&
-	grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 10.00 ms, patched 11.50 ms (1.15x), medians of 2 / 2 cycles (1 / 1 full))' "$T/log" &&
+	grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 10.00 ms, patched 11.50 ms (1.15x), medians of the 2 cycles as expected on both (1 / 1 full))' "$T/log" &&
 	! grep -q '^seed 2 ' "$T/log"
 ok $? "diff-compare: with fewer full cycles than DIFF_MIN_FULL, the medians of all cycles as expected"
+
+# Paired medians: seed 189 of a campaign (times in ms), where two cycles
+# went wrong on stock only (a violation of mainline's).  Unpaired, stock's
+# median of its 5 good cycles (10.26) against patched's of 7 (27.01) read
+# as 2.63x; over the same 5 cycles patched is 0.67x.
+pd=$T/diff-paired
+mkdir -p "$pd"
+for k in stock patched; do
+	{
+		echo "# [diff] diff: seed=189 ndev=56 scale=10% cycles=7 mode=diff topo=d48a3a7d2ffb"
+		echo "# [diff] plan seed=189: 1:mem/platform/async=0/fail=g15:suspend_late 2:mem/platform/async=1"
+		c=0
+		for t in $([ $k = stock ] && echo "37725726:bad 48937190:full 6419012:ok 10264813:ok 33854932:bad 7919113:ok 54421985:full" ||
+			echo "36455021:ok 41368818:full 6840249:ok 5344648:ok 27009193:ok 5522435:ok 41929387:full"); do
+			c=$((c + 1))
+			o=ok f=0 e=fail
+			case ${t#*:} in bad) o=bad ;; full) f=1 e=ok ;; esac
+			echo "@@DIFF-CYCLE seed=189 cycle=$c rc=0 expect=$e outcome=$o viol=0 full=$f dev_ns=${t%:*}"
+		done
+		echo "@@SEED-DONE 189"
+	} >"$pd/$k.log"
+done
+DIFF_OUT="$pd" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$pd/stock.log" -- "$pd/patched.log" >"$T/log" 2>&1 &&
+	grep -q 'seed 189 .*(stock 10.26 ms, patched 6.84 ms (0.67x), medians of the 5 cycles as expected on both (2 / 2 full))' "$T/log" &&
+	sed -i 's/dev_ns=6840249/dev_ns=16840249/; s/dev_ns=5344648/dev_ns=15344648/; s/dev_ns=5522435/dev_ns=15522435/' "$pd/patched.log" &&
+	! DIFF_OUT="$pd" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$pd/stock.log" -- "$pd/patched.log" >"$T/log" 2>&1 &&
+	grep -q 'seed 189 .*FAIL: patched slower than 1.10x stock.*(stock 10.26 ms, patched 16.84 ms (1.64x), medians of the 5 cycles' "$T/log"
+ok $? "diff-compare: medians over the same cycles on both kernels (a cycle bad on stock only is left out on both)"
 
 diff_cmp floor "$stock_ok" $'1 done 20000000 0 0\n2 done 30000000 0 0\n3 done 4900000 0 0'
 [ "$(cat "$T/rc")" = 0 ] && grep -q '(1 under the 5 ms floor' "$T/log" &&
@@ -514,7 +591,7 @@ for k in stock patched; do
 	} >"$T/fdiff/$k.diff"
 done
 fake_check diffslow CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff"
-check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 15.00 ms, patched 37.50 ms \(2.50x\), medians of 2 / 2 cycles \(1 / 1 full\): patched slower' &&
+check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 15.00 ms, patched 37.50 ms \(2.50x\), medians of the 2 cycles as expected on both \(1 / 1 full\): patched slower' &&
 	grep -q 'ok   stock/diff ' "$T/log" && grep -q 'ok   patched/diff ' "$T/log"
 ok $? "make check: both kernels' diff streams compared on the host; patched 2.5x slower fails diff/compare"
 

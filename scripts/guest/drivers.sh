@@ -1,0 +1,294 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# drivers.sh (in the guest, on the laptop machine: qemu-run.sh -M laptop):
+# real drivers through real S3 and hibernation, with the lab's devices in
+# the same transitions (TAP).
+#
+# The machine's devices and their drivers: the SATA disk (AHCI), the NVMe
+# namespace, the USB disk, keyboard and tablet (xHCI), the USB mouse (EHCI
+# hands it to a UHCI companion), the PS/2 keyboard and mouse (i8042), the
+# HD audio codec, the e1000e NIC with its link up, the CMOS RTC.  The lab
+# loads a topology with waits (along the list, checked) and hidden
+# dependencies (slow, never failing), at the top level beside the PCI
+# host bridge, so real and synthetic devices share every phase.
+#
+# Four settings, each for DRIVERS_S3 (default 2) real S3 cycles ("mem",
+# deep, woken by the RTC alarm) and one hibernation with pm_test=devices:
+#   kernel  pm_async=1 with power/async as the kernel and drivers set it;
+#   async   every device async;
+#   mix     power/async drawn at random per device (a seed per cycle);
+#   sync    pm_async=0.
+# After every transition: it succeeded (status 0, the lab's report good,
+# its devices active, no violation), the kernel log of it has no warning,
+# and every device is back: each disk reads back its signature from the
+# medium (buffers flushed first), the USB devices are enumerated at the
+# same paths with the same IDs, the same input devices exist, the NIC has
+# its carrier, the HD audio codec is there.  Each cycle's pm_print_times
+# lines are kept ("#D" lines: the slowest callbacks) for the host.
+# A real hibernation to the swap partition with a restore on the next
+# boot is not run: the harness's disks are snapshot=on (no run changes
+# them), so the image would not survive to the next boot.
+
+. /pma/rlib.sh
+
+S3=${DRIVERS_S3:-2}
+WAKE=${DRIVERS_WAKE:-6}
+MODES=${DRIVERS_MODES:-kernel async mix sync}
+SIG_OFF=1	# MiB into each disk's data area
+
+echo "TAP version 13"
+if ! grep -q 'pma.machine=laptop' /proc/cmdline; then
+	echo "1..1"
+	echo "ok 1 drivers: real drivers on the laptop machine # SKIP not the laptop machine (qemu-run.sh -M laptop)"
+	exit 0
+fi
+nmodes=$(echo $MODES | wc -w)
+rl_plan $((8 + nmodes * (S3 + 1) + 2))
+
+# --- the machine's devices --------------------------------------------------
+
+# disk_sig DEV: the signature of block device DEV (sda, nvme0n1, ...): the
+# data partition's (2) if it has one, else the whole disk's; read after its
+# buffers are flushed, with O_DIRECT, so it comes from the device.
+disk_sig()
+{
+	d=/dev/$1
+	[ -e /sys/block/$1/${1}2 ] && d=/dev/${1}2
+	[ -e /sys/block/$1/${1}p2 ] && d=/dev/${1}p2
+	blockdev --flushbufs $d 2>/dev/null
+	dd if=$d bs=4096 skip=$((SIG_OFF * 256)) count=1 iflag=direct 2>/dev/null |
+		head -c 64 | tr -d '\0' | head -n 1
+}
+
+# disks: "NAME SIGNATURE" per disk, sorted by signature.
+disks()
+{
+	for b in /sys/block/*; do
+		n=${b##*/}
+		case $n in sd* | nvme*) ;; *) continue ;; esac
+		echo "$n $(disk_sig $n)"
+	done | sort -k2
+}
+
+# usb: "PATH VID:PID PRODUCT" of every USB device, hubs included.
+usb()
+{
+	for u in /sys/bus/usb/devices/*; do
+		[ -f $u/idVendor ] || continue
+		echo "${u##*/} $(cat $u/idVendor):$(cat $u/idProduct) $(cat $u/product 2>/dev/null | tr ' ' _)"
+	done | sort
+}
+
+inputs() { cat /sys/class/input/input*/name 2>/dev/null | sort; }
+codecs() { ls /sys/bus/hdaudio/devices 2>/dev/null | sort; }
+
+# inventory: everything that must be back after a transition.
+inventory()
+{
+	disks | sed 's/^/disk /'
+	usb | sed 's/^/usb /'
+	inputs | sed 's/^/input /'
+	codecs | sed 's/^/hda /'
+	for n in /sys/class/net/*; do
+		[ -e $n/device ] && echo "net ${n##*/} carrier=$(cat $n/carrier 2>/dev/null)"
+	done
+}
+
+# back: the inventory equals the one taken before the first transition,
+# within 15 s (USB devices are reset and reconnected after xHCI's
+# "Reinit" on every resume; e1000e takes a moment to get its link back).
+back()
+{
+	i=0
+	while [ $i -lt 30 ]; do
+		inventory >$T/inv.now
+		cmp -s $T/inv.base $T/inv.now && return 0
+		sleep 0.5
+		i=$((i + 1))
+	done
+	echo "# not every device is back after 15 s:"
+	diff $T/inv.base $T/inv.now | grep '^[-+][^-+]' | head -n 20 | sed 's/^/#   /'
+	return 1
+}
+
+rl_init
+echo 1 >/sys/power/pm_print_times
+for n in /sys/class/net/*; do
+	[ -e $n/device ] && ip link set ${n##*/} up 2>/dev/null
+done
+# the PS/2 mouse and the USB devices may still be probing
+i=0
+while [ $i -lt 40 ]; do
+	[ "$(usb | grep -c ' 0627:0001 ')" -ge 2 ] && [ "$(disks | grep -c PMA-DISK)" -ge 3 ] &&
+		grep -q 1 /sys/class/net/*/carrier 2>/dev/null && break
+	sleep 0.5
+	i=$((i + 1))
+done
+inventory >$T/inv.base
+sed 's/^/# device: /' $T/inv.base
+
+check_r() { if eval "$2"; then rl_result 0 "$1"; else rl_result 1 "$1"; fi; }
+check_r "drivers: the SATA disk (AHCI), the NVMe namespace and the USB disk read back their signatures" \
+	'[ "$(grep -c "^disk .* PMA-DISK-" $T/inv.base)" = 3 ] && grep -q "^disk sd.* PMA-DISK-sata" $T/inv.base && grep -q "^disk nvme.* PMA-DISK-nvme" $T/inv.base && grep -q "^disk sd.* PMA-DISK-usb" $T/inv.base'
+# bound DRIVER...: each PCI driver has a device.
+bound()
+{
+	for drv; do
+		ls -d /sys/bus/pci/drivers/$drv/0000:* >/dev/null 2>&1 || { echo "# no device bound to $drv"; return 1; }
+	done
+}
+# QEMU's USB keyboard, tablet and mouse are all 0627:0001, its disk 46f4:0001.
+check_r "drivers: USB keyboard, tablet and disk (xHCI), USB mouse (on a UHCI companion of EHCI)" \
+	'bound uhci_hcd ehci-pci xhci_hcd && [ "$(grep -c "^usb .* 0627:0001 " $T/inv.base)" -ge 3 ] && grep -q "^usb .* 46f4:0001 " $T/inv.base && ls -d /sys/bus/pci/drivers/uhci_hcd/*/usb*/*-1 >/dev/null 2>&1' 
+check_r "drivers: PS/2 keyboard and mouse (i8042)" \
+	'grep -q "^input AT .*keyboard" $T/inv.base && grep -qi "^input .*PS/2" $T/inv.base'
+check_r "drivers: the HD audio controller with its codec" \
+	'bound snd_hda_intel && grep -q "^hda hdaudioC0D0" $T/inv.base'
+check_r "drivers: e1000e with its link up (carrier); AHCI and NVMe bound" \
+	'bound e1000e ahci nvme && grep -q "^net .* carrier=1" $T/inv.base'
+check_r "drivers: real S3 (mem_sleep deep, rtc0 wake alarm) and hibernation" \
+	'grep -q deep /sys/power/mem_sleep && [ -w /sys/class/rtc/rtc0/wakealarm ] && grep -qw disk /sys/power/state'
+
+# The lab: waits along the list (checked), hidden dependencies that only
+# slow a callback down (the list keeps the order with pm_async=0), short
+# and slow devices, a chain; all at the top level beside pci0000:00.
+cat >$T/in.topo <<'EOF'
+lgpio async=1 suspend=2000 resume=3000 suspend_noirq=500 resume_noirq=500
+lcomp1 async=1 suspend=3000 resume=8000
+lcomp2 async=1 suspend=3000 resume=8000
+lhcd async=1 suspend=6000 resume=20000 wait=resume:lcomp1,resume:lcomp2
+lhub parent=lhcd async=1 suspend=10000 resume=30000
+lcam parent=lhub async=1 suspend=15000 resume=40000
+lbridge async=1 suspend=4000 resume=4000 wait=suspend:lsensor
+ltouch parent=lbridge async=1 suspend=8000 resume=25000 hidden=suspend:lgpio:slow=10000
+lpanel async=0 suspend=20000 resume=15000 suppliers=lgpio
+lsensor async=1 suspend=0 resume=0 hidden=resume:lgpio:slow=5000@50
+lwake parent=lsensor pm=0 async=0
+lchain0 async=1 suspend=1000 resume=1000
+lchain1 parent=lchain0 async=1 suspend=1000 resume=1000
+lchain2 parent=lchain1 async=1 suspend=5000 resume=5000
+EOF
+check_r "drivers: the lab's topology (waits, hidden dependencies, a link, a no-PM child) loaded beside the real devices" \
+	'rl_load $T/in.topo && [ "$(grep -c . $LAB/state)" = 14 ]'
+[ -f $T/topo ] || cp $T/in.topo $T/topo
+echo 7 >$LAB/draws
+
+# Every power/async file, with its value before the run.
+find /sys/devices -path '*/power/async' 2>/dev/null | sort >$T/asyncs
+while read -r f; do echo "$f $(cat $f)"; done <$T/asyncs >$T/async.base
+check_r "drivers: $(wc -l <$T/asyncs) power/async files, $(grep -c ' enabled$' $T/async.base) of them enabled by the kernel" \
+	'[ -s $T/asyncs ] && grep -q " enabled$" $T/async.base && grep -q " disabled$" $T/async.base'
+
+# set_mode MODE CYCLE: the power/async and pm_async of a setting.
+set_mode()
+{
+	while read -r f v; do echo $v >$f 2>/dev/null; done <$T/async.base
+	echo 1 >/sys/power/pm_async
+	case $1 in
+	async) while read -r f; do echo enabled >$f 2>/dev/null; done <$T/asyncs ;;
+	mix)
+		awk -v s="$2" 'BEGIN { srand(s * 7919 + 17) } { print $1, (rand() < 0.5 ? "enabled" : "disabled") }' \
+			$T/asyncs >$T/async.mix
+		while read -r f v; do echo $v >$f 2>/dev/null; done <$T/async.mix
+		;;
+	sync) echo 0 >/sys/power/pm_async ;;
+	esac
+}
+
+# since_mark: the kernel log of the last transition.
+since_mark()
+{
+	dmesg | awk -v mark="pma-mark $T $MARK" '
+	!on { if (substr($0, length($0) - length(mark) + 1) == mark) on = 1; next }
+	{ print }'
+}
+
+# cbtimes: the slowest callbacks of the last transition (pm_print_times:
+# "call DEV+ returned 0 after N usecs"), as "#D" lines, and how many.
+cbtimes()
+{
+	since_mark | awk -v top=12 '
+	/ returned .* after [0-9]+ usecs/ {
+		s = $0
+		sub(/.*call /, "", s)
+		dev = s; sub(/\+ returned.*/, "", dev)
+		us = s; sub(/.* after /, "", us); sub(/ usecs.*/, "", us)
+		n++
+		line[n] = sprintf("%d %s", us, dev)
+	}
+	/PM: (suspend|resume|freeze|thaw|restore|late|early|noirq)[a-z ]* (of devices )?complete after/ {
+		s = $0; sub(/.*PM: /, "", s); phases = phases "; " s
+	}
+	END {
+		printf "#D callbacks=%d%s\n", n, phases
+		cmd = "sort -rn | head -n " top
+		for (i = 1; i <= n; i++) print "#D " line[i] | cmd
+		close(cmd)
+	}'
+}
+
+# cycle MODE N STATE: one transition, checked; one result.
+cycle()
+{
+	KERNEL_BAD=0
+	desc="drivers: $1 (pm_async=$(cat /sys/power/pm_async)) $3 cycle $2"
+	if [ $3 = mem ]; then
+		echo none >/sys/power/pm_test
+		echo deep >/sys/power/mem_sleep
+		echo 0 >/sys/class/rtc/rtc0/wakealarm
+		echo +$WAKE >/sys/class/rtc/rtc0/wakealarm
+		te=none
+	else
+		echo devices >/sys/power/pm_test
+		te=devices
+	fi
+	rc=0
+	rl_cycle $3 || rc=$?
+	echo 0 >/sys/class/rtc/rtc0/wakealarm
+	echo platform >/sys/power/pm_test
+	ok=0
+	if [ $rc != 0 ]; then
+		echo "# $desc: the transition failed (status $rc):"
+		sed 's/^/#   /' $T/err
+		grep ' -[0-9]*$' $RPT | head -n 5 | sed 's/^/#   /'
+		ok=1
+	fi
+	if [ $3 = mem ] && ! since_mark | grep -q 'Waking up from system sleep state S3'; then
+		echo "# $desc: no 'Waking up from system sleep state S3' in the log"
+		ok=1
+	fi
+	SUSPEND_ALL=$(diff_phases $3 $te) rl_check_report good || ok=1
+	rl_check_state || ok=1
+	[ $KERNEL_BAD = 0 ] || ok=1
+	back || ok=1
+	cbtimes
+	rl_result $ok "$desc: succeeded, lab report good, no kernel warning, every device back"
+}
+
+seed=0
+for m in $MODES; do
+	c=1
+	while [ $c -le $S3 ]; do
+		seed=$((seed + 1))
+		set_mode $m $seed
+		cycle $m $c mem
+		c=$((c + 1))
+	done
+	seed=$((seed + 1))
+	set_mode $m $seed
+	cycle $m 1 disk
+done
+
+while read -r f v; do echo $v >$f 2>/dev/null; done <$T/async.base
+echo 1 >/sys/power/pm_async
+while read -r f; do echo "$f $(cat $f)"; done <$T/asyncs >$T/async.now
+check_r "drivers: every power/async and pm_async restored after the run" \
+	'cmp -s $T/async.base $T/async.now && [ "$(cat /sys/power/pm_async)" = 1 ]'
+check_r "drivers: $CYCLES transitions, $HANGS hangs, $VIOL violations in the lab's devices" \
+	'[ $HANGS = 0 ] && [ $VIOL = 0 ]'
+echo 0 >$LAB/draws
+echo 0 >/sys/power/pm_print_times
+rl_summary drivers
+rl_fini
+[ $BAD = 0 ]
