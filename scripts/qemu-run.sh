@@ -98,8 +98,8 @@ laptop_images()
 
 # The laptop machine: q35 (ICH9: LPC with ACPI S3 allowed, i8042 with a
 # keyboard and a mouse, the CMOS RTC, the built-in AHCI controller), EHCI
-# with its three UHCI companions on 00:1d (a USB mouse on an EHCI port is
-# handed to a companion), xHCI with a keyboard, a tablet and a disk, HD
+# with its three UHCI companions on 00:1d and a USB mouse (high-speed in
+# QEMU, so EHCI keeps it), xHCI with a keyboard, a tablet and a disk, HD
 # audio with a duplex codec, and NVMe and e1000e behind PCIe root ports.
 # -nodefaults: no VGA, no default NIC; disks are opened with snapshot=on,
 # so no run changes them.
