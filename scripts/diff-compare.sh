@@ -60,6 +60,21 @@ gen=${DIFF_GEN:-$BUILD/kselftest/pm_async/pm_async_gen}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
+# The median of a list of times, as difflib.sh takes it: the mean of the
+# two middle ones, as an integer; "" for an empty list.  Both awk
+# programs below start with it.
+awk_median='
+function median(l,   v, k, i, j, t) {
+	k = split(l, v, " ")
+	if (!k) return ""
+	for (i = 2; i <= k; i++)
+		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
+			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
+		}
+	if (k % 2) return int(v[(k + 1) / 2])
+	return int((v[k / 2] + v[k / 2 + 1]) / 2)
+}'
+
 # extract LOG...: one line per seed, tab-separated:
 #   SEED STATUS NDEV MODE SCALE TOPO CYCLES FULL MEDIAN VIOL BAD PLAN
 #   OKMEDIAN NOK CYCLELIST
@@ -69,7 +84,7 @@ trap 'rm -rf "$work"' EXIT
 # STATUS: done, or hung (started, not done).  The last run of a seed counts.
 extract()
 {
-	cat "$@" 2>/dev/null | awk '
+	cat "$@" 2>/dev/null | awk "$awk_median"'
 	function field(k,   i) {
 		for (i = 1; i <= NF; i++)
 			if (index($i, k "=") == 1) return substr($i, length(k) + 2)
@@ -102,23 +117,12 @@ extract()
 	/^@@DIFF-SEED / { s = field("seed"); med[s] = field("median_ns"); next }
 	/^@@SEED-DONE / { if ($2 in st) st[$2] = "done"; next }
 	/^@@SEED-HUNG / { if ($2 in st) st[$2] = "hung"; next }
-	# The median as difflib.sh takes it: the mean of the two middle ones.
-	function median(l,   v, k, i, j, t) {
-		k = split(l, v, " ")
-		if (!k) return "-"
-		for (i = 2; i <= k; i++)
-			for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
-				t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-			}
-		if (k % 2) return sprintf("%d", v[(k + 1) / 2])
-		return sprintf("%d", (v[k / 2] + v[k / 2 + 1]) / 2)
-	}
 	END {
 		for (i = 1; i <= n; i++) {
 			s = order[i]
 			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%s\n", s, st[s], ndev[s], mode[s],
 				scale[s], topo[s], cyc[s], full[s], med[s], viol[s], bad[s], plan[s],
-				median(okl[s]), split(okl[s], tmp, " "), substr(cl[s], 2)
+				((m = median(okl[s])) == "" ? "-" : m), split(okl[s], tmp, " "), substr(cl[s], 2)
 		}
 	}' | sort -n
 }
@@ -145,21 +149,10 @@ topology()
 # The comparison, one line per seed: VERDICT SEED WHY, VERDICT one of
 # ok, fail, skip (stock did not finish: no comparison), note (counted, does
 # not fail); then the counts.
-awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minfull="$minfull" '
+awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minfull="$minfull" "$awk_median"'
 FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seeds[$1] = 1; next }
 { for (i = 1; i <= NF; i++) P[$1, i] = $i; inp[$1] = 1; seeds[$1] = 1 }
 function ms(ns) { return sprintf("%.2f", ns / 1e6) }
-# The median as difflib.sh takes it: the mean of the two middle ones.
-function median(l,   v, k, i, j, t) {
-	k = split(l, v, " ")
-	if (!k) return ""
-	for (i = 2; i <= k; i++)
-		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
-			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
-		}
-	if (k % 2) return v[(k + 1) / 2] + 0
-	return int((v[k / 2] + v[k / 2 + 1]) / 2)
-}
 # pair STOCK_CYCLES PATCHED_CYCLES: the times of the cycles full on both
 # (fs, fp: nfull of them) and of those as expected on both (os, op: nok).
 function pair(a, b,   x, y, n, i, f, c, sa) {
