@@ -6,8 +6,8 @@
 # the same transitions (TAP).
 #
 # The machine's devices and their drivers: the SATA disk (AHCI), the NVMe
-# namespace, the USB disk, keyboard and tablet (xHCI), the USB mouse (EHCI
-# hands it to a UHCI companion), the PS/2 keyboard and mouse (i8042), the
+# namespace, the USB disk, keyboard and tablet (xHCI), the USB mouse (EHCI,
+# with three UHCI companions), the PS/2 keyboard and mouse (i8042), the
 # HD audio codec, the e1000e NIC with its link up, the CMOS RTC.  The lab
 # loads a topology with waits (along the list, checked) and hidden
 # dependencies (slow, never failing), at the top level beside the PCI
@@ -177,7 +177,6 @@ lchain2 parent=lchain1 async=1 suspend=5000 resume=5000
 EOF
 check_r "drivers: the lab's topology (waits, hidden dependencies, a link, a no-PM child) loaded beside the real devices" \
 	'rl_load $T/in.topo && [ "$(grep -c . $LAB/state)" = 14 ]'
-[ -f $T/topo ] || cp $T/in.topo $T/topo
 echo 7 >$LAB/draws
 
 # Every power/async file, with its value before the run.
@@ -186,17 +185,20 @@ while read -r f; do echo "$f $(cat $f)"; done <$T/asyncs >$T/async.base
 check_r "drivers: $(wc -l <$T/asyncs) power/async files, $(grep -c ' enabled$' $T/async.base) of them enabled by the kernel" \
 	'[ -s $T/asyncs ] && grep -q " enabled$" $T/async.base && grep -q " disabled$" $T/async.base'
 
+# apply_async FILE: write each "PATH VALUE" of FILE to its power/async.
+apply_async() { while read -r f v; do echo $v >$f 2>/dev/null; done <"$1"; }
+
 # set_mode MODE CYCLE: the power/async and pm_async of a setting.
 set_mode()
 {
-	while read -r f v; do echo $v >$f 2>/dev/null; done <$T/async.base
+	apply_async $T/async.base
 	echo 1 >/sys/power/pm_async
 	case $1 in
 	async) while read -r f; do echo enabled >$f 2>/dev/null; done <$T/asyncs ;;
 	mix)
 		awk -v s="$2" 'BEGIN { srand(s * 7919 + 17) } { print $1, (rand() < 0.5 ? "enabled" : "disabled") }' \
 			$T/asyncs >$T/async.mix
-		while read -r f v; do echo $v >$f 2>/dev/null; done <$T/async.mix
+		apply_async $T/async.mix
 		;;
 	sync) echo 0 >/sys/power/pm_async ;;
 	esac
@@ -293,7 +295,7 @@ for m in $MODES; do
 	cycle $m 1 disk
 done
 
-while read -r f v; do echo $v >$f 2>/dev/null; done <$T/async.base
+apply_async $T/async.base
 echo 1 >/sys/power/pm_async
 while read -r f; do echo "$f $(cat $f)"; done <$T/asyncs >$T/async.now
 check_r "drivers: every power/async and pm_async restored after the run" \
