@@ -152,14 +152,37 @@ step "series: make series + series-check without builds"
 } >"$out/series.tap"
 args+=(series "$out/series.tap")
 
+# build K FLAVOUR NAME: build kernel K of FLAVOUR and its initramfs; a
+# failure is one failed result of NAME.
+build()
+{
+	step "$1 kernel ($2 flavour): build"
+	[ $tree_ok = 1 ] && "$S/build-kernel.sh" "$1" "$2" && "$S/mkinitramfs.sh" "$1" "$2" && return 0
+	printf '@@TAP build\n1..1\nnot ok 1 build of the %s %s kernel\n@@TAPEND build rc=1\n' "$1" "$2" >"$out/$3-build.log"
+	args+=("$3" "$out/$3-build.log")
+	return 1
+}
+
+# boot K FLAVOUR MACHINE NAME TIMEOUT STREAMS CMD: boot kernel K of FLAVOUR
+# on MACHINE and run CMD, which runs STREAMS; its logs in $out/NAME, its
+# results and the checks of the run as a whole (guest-checks.sh) under
+# NAME.  no_console_suspend: the lab's watchdog reports a hung transition
+# on the console (scripts/guest/rlib.sh).
+boot()
+{
+	local rc
+
+	step "$1 kernel: booting QEMU ($3 machine) for: $6"
+	mkdir -p "$out/$4"
+	"$S/qemu-run.sh" -k "$1" -f "$2" -M "$3" -t "$5" -a no_console_suspend -o "$out/$4" -- "$7" |
+		sed -u 's/^/    /'
+	rc=${PIPESTATUS[0]}
+	"$S/guest-checks.sh" "$4" "$out/$4" "$rc" "$5" "$6" >"$out/$4/guest.log"
+	args+=(-e "$6" "$4" "$out/$4/results.log" "$4" "$out/$4/guest.log")
+}
+
 for k in ${CHECK_KERNELS:-patched stock}; do
-	step "$k kernel (test flavour): build"
-	if [ $tree_ok = 0 ] || ! "$S/build-kernel.sh" "$k" test ||
-	   ! "$S/mkinitramfs.sh" "$k" test; then
-		printf '@@TAP build\n1..1\nnot ok 1 build of the %s test kernel\n@@TAPEND build rc=1\n' "$k" >"$out/$k-build.log"
-		args+=("$k" "$out/$k-build.log")
-		continue
-	fi
+	build "$k" test "$k" || continue
 	streams=${CHECK_STREAMS:-kselftest reliability measure replay diff drivers dmesg}
 	xfail=""
 	if [ "$k" = stock ]; then
@@ -174,6 +197,8 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	# One /pma/check.sh per stream, as a plain list of commands: busybox
 	# ash once went astray in a loop over the streams ("replaykselftest",
 	# then the streams again) after the measure stream's real S3 cycles.
+	# (With no guest stream asked for, the boot and its kernel log are
+	# still checked; "sh /pma/check.sh" alone would run them all.)
 	gcmd=true
 	if [ -n "$gstreams" ]; then
 		gcmd="rc=0; ${xfail:+export $xfail; }"
@@ -182,37 +207,13 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 		done
 		gcmd+='exit $rc'
 	fi
-	step "$k kernel: booting QEMU for: $gstreams"
-	mkdir -p "$out/$k"
-	# no_console_suspend: the lab's watchdog reports a hung transition
-	# on the console (scripts/guest/rlib.sh).
-	# (With no guest stream asked for, the boot and its kernel log are
-	# still checked; "sh /pma/check.sh" alone would run them all.)
-	"$S/qemu-run.sh" -k "$k" -f test -t "${CHECK_TIMEOUT:-1500}" \
-		-a no_console_suspend -o "$out/$k" -- "$gcmd" |
-		sed -u 's/^/    /'
-	rc=${PIPESTATUS[0]}
-	"$S/guest-checks.sh" "$k" "$out/$k" "$rc" "${CHECK_TIMEOUT:-1500}" "$gstreams" >"$out/$k/guest.log"
-	args+=(-e "$gstreams" "$k" "$out/$k/results.log" "$k" "$out/$k/guest.log")
+	boot "$k" test pc "$k" "${CHECK_TIMEOUT:-1500}" "$gstreams" "$gcmd"
 
 	# Real drivers: the laptop machine (q35 with USB, AHCI, NVMe, HD
 	# audio, e1000e) on the test flavour with the drivers built in.
 	case " $streams " in *" drivers "*) ;; *) continue ;; esac
-	lk=$k-laptop
-	step "$k kernel (test+laptop flavour): build"
-	if ! "$S/build-kernel.sh" "$k" test+laptop || ! "$S/mkinitramfs.sh" "$k" test+laptop; then
-		printf '@@TAP build\n1..1\nnot ok 1 build of the %s test+laptop kernel\n@@TAPEND build rc=1\n' "$k" >"$out/$lk-build.log"
-		args+=("$lk" "$out/$lk-build.log")
-		continue
-	fi
-	step "$k kernel: booting QEMU's laptop machine for: drivers"
-	mkdir -p "$out/$lk"
-	"$S/qemu-run.sh" -k "$k" -f test+laptop -M laptop -t "${CHECK_DRIVERS_TIMEOUT:-1200}" \
-		-a no_console_suspend -o "$out/$lk" -- "sh /pma/check.sh drivers" |
-		sed -u 's/^/    /'
-	rc=${PIPESTATUS[0]}
-	"$S/guest-checks.sh" "$lk" "$out/$lk" "$rc" "${CHECK_DRIVERS_TIMEOUT:-1200}" drivers >"$out/$lk/guest.log"
-	args+=(-e drivers "$lk" "$out/$lk/results.log" "$lk" "$out/$lk/guest.log")
+	build "$k" test+laptop "$k-laptop" &&
+		boot "$k" test+laptop laptop "$k-laptop" "${CHECK_DRIVERS_TIMEOUT:-1200}" drivers "sh /pma/check.sh drivers"
 done
 
 # The differential set: stock against patched, once both kernels ran it.
