@@ -20,9 +20,10 @@
 # seeds, the same topologies and transitions on both kernels).  When both
 # kernels ran it, the host compares them ("diff/compare",
 # scripts/diff-compare.sh: every seed stock finishes, patched finishes,
-# with no violation, and per seed patched's median device-phase time is at
-# most DIFF_CHECK_RATIO (2.0) x stock's unless both are under
-# DIFF_FLOOR_MS; "make diff" holds it to 1.10x).
+# with no violation, and per seed the median over its cycles of patched's
+# device-phase time divided by stock's is at most DIFF_CHECK_RATIO (2.0)
+# unless both kernels' medians are under DIFF_FLOOR_MS; "make diff" holds
+# it to 1.10x).
 #
 # Every guest run is checked as a whole as well ("KERNEL/guest"): qemu-run's
 # exit status (124: timeout, 125: the guest stopped without reporting, a
@@ -227,7 +228,7 @@ done
 if [ ${#diffs[@]} = 2 ]; then
 	step "diff: stock against patched"
 	# The campaign's 1.10x rule needs a quiet host and many seeds: the
-	# same seed's median moved up to 2x between boots of one kernel on a
+	# same seed's time moved up to 2x between boots of one kernel on a
 	# loaded host.  Here, 2x catches a gross regression without flaking;
 	# the contract cases of the kselftest (3f) test the shapes that were
 	# 1.5x slower by their order, which does not depend on the host.

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..42"
+echo "1..43"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -448,7 +448,7 @@ diff_log()
 		echo "# [diff] plan seed=$seed: 1:freeze/platform/async=1 2:disk/devices/async=1/fail=g1:suspend"
 		echo "@@DIFF-CYCLE seed=$seed cycle=1 rc=0 expect=ok outcome=ok viol=$viol full=1 dev_ns=$med"
 		[ "$st" = done ] || continue
-		echo "@@DIFF-CYCLE seed=$seed cycle=2 rc=1 expect=fail outcome=$([ "$bad" = 0 ] && echo ok || echo bad) viol=0 full=0 dev_ns=1000"
+		echo "@@DIFF-CYCLE seed=$seed cycle=2 rc=1 expect=fail outcome=$([ "$bad" = 0 ] && echo ok || echo bad) viol=0 full=0 dev_ns=$((med / 10))"
 		echo "@@DIFF-SEED seed=$seed ndev=12 topo=abc$seed full=1 median_ns=$med viol=$viol bad=$bad"
 		echo "@@SEED-DONE $seed"
 	done
@@ -483,45 +483,68 @@ diff_cmp hang "$stock_ok" $'1 done 21000000 0 0\n2 hung 1 0 0\n3 done 1200000 0 
 ok $? "diff-compare: a patched hang where stock finished fails, with the plan and the topology (times scaled)"
 
 diff_cmp slow "$stock_ok" $'1 done 23000000 0 0\n2 done 30000000 0 0\n3 done 1200000 0 0'
-[ "$(cat "$T/rc")" != 0 ] && grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x))' "$T/log" &&
+[ "$(cat "$T/rc")" != 0 ] && grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x per cycle))' "$T/log" &&
 	grep -q '1 slower than 1.10x' "$T/log"
 ok $? "diff-compare: a seed 1.15x slower on patched fails"
 
-# Fewer full cycles than DIFF_MIN_FULL: the medians of every cycle as
-# expected (the full one and the failed one, 1 ms), said on the line.
+# Fewer full cycles than DIFF_MIN_FULL: every cycle as expected (the full
+# one and the failed one, a tenth of its time), said on the line.
 diff_cmp fewfull "$stock_ok" $'1 done 23000000 0 0\n2 done 30000000 0 0\n3 done 1200000 0 0' DIFF_MIN_FULL=3
 [ "$(cat "$T/rc")" != 0 ] &&
-	grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 10.00 ms, patched 11.50 ms (1.15x), medians of the 2 cycles as expected on both (1 / 1 full))' "$T/log" &&
+	grep -q 'seed 1 .*FAIL: patched slower than 1.10x stock (stock 11.00 ms, patched 12.65 ms (1.15x per cycle), over the 2 cycles as expected on both (1 / 1 full))' "$T/log" &&
 	! grep -q '^seed 2 ' "$T/log"
-ok $? "diff-compare: with fewer full cycles than DIFF_MIN_FULL, the medians of all cycles as expected"
+ok $? "diff-compare: with fewer full cycles than DIFF_MIN_FULL, all cycles as expected are compared"
 
-# Paired medians: seed 189 of a campaign (times in ms), where two cycles
+# Paired cycles: seed 189 of a campaign (times in ns), where two cycles
 # went wrong on stock only (a violation of mainline's).  Unpaired, stock's
-# median of its 5 good cycles (10.26) against patched's of 7 (27.01) read
-# as 2.63x; over the same 5 cycles patched is 0.67x.
+# median of its 5 good cycles (10.26 ms) against patched's of 7 (27.01)
+# read as 2.63x; over the same 5 cycles the median per-cycle ratio is 0.77x.
+# seed_log FILE SEED NDEV TIME:KIND...: a campaign's log of one seed, one
+# cycle per TIME:KIND (full: ran fully as planned; ok: stopped at its
+# injected failure as planned; bad: an outcome not as planned).
+seed_log()
+{
+	local f=$1 s=$2 n=$3 c=0 t o e full
+
+	shift 3
+	{
+		echo "# [diff] diff: seed=$s ndev=$n scale=10% cycles=$# mode=diff topo=abc$s"
+		echo "# [diff] plan seed=$s: 1:mem/platform/async=0/fail=g15:suspend_late 2:mem/platform/async=1"
+		for t; do
+			c=$((c + 1))
+			o=ok full=0 e=fail
+			case ${t#*:} in bad) o=bad ;; full) full=1 e=ok ;; esac
+			echo "@@DIFF-CYCLE seed=$s cycle=$c rc=0 expect=$e outcome=$o viol=0 full=$full dev_ns=${t%:*}"
+		done
+		echo "@@SEED-DONE $s"
+	} >"$f"
+}
 pd=$T/diff-paired
 mkdir -p "$pd"
-for k in stock patched; do
-	{
-		echo "# [diff] diff: seed=189 ndev=56 scale=10% cycles=7 mode=diff topo=d48a3a7d2ffb"
-		echo "# [diff] plan seed=189: 1:mem/platform/async=0/fail=g15:suspend_late 2:mem/platform/async=1"
-		c=0
-		for t in $([ $k = stock ] && echo "37725726:bad 48937190:full 6419012:ok 10264813:ok 33854932:bad 7919113:ok 54421985:full" ||
-			echo "36455021:ok 41368818:full 6840249:ok 5344648:ok 27009193:ok 5522435:ok 41929387:full"); do
-			c=$((c + 1))
-			o=ok f=0 e=fail
-			case ${t#*:} in bad) o=bad ;; full) f=1 e=ok ;; esac
-			echo "@@DIFF-CYCLE seed=189 cycle=$c rc=0 expect=$e outcome=$o viol=0 full=$f dev_ns=${t%:*}"
-		done
-		echo "@@SEED-DONE 189"
-	} >"$pd/$k.log"
-done
+seed_log "$pd/stock.log" 189 56 37725726:bad 48937190:full 6419012:ok 10264813:ok 33854932:bad 7919113:ok 54421985:full
+seed_log "$pd/patched.log" 189 56 36455021:ok 41368818:full 6840249:ok 5344648:ok 27009193:ok 5522435:ok 41929387:full
 DIFF_OUT="$pd" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$pd/stock.log" -- "$pd/patched.log" >"$T/log" 2>&1 &&
-	grep -q 'seed 189 .*(stock 10.26 ms, patched 6.84 ms (0.67x), medians of the 5 cycles as expected on both (2 / 2 full))' "$T/log" &&
+	grep -q 'seed 189 .*(stock 10.26 ms, patched 6.84 ms (0.77x per cycle), over the 5 cycles as expected on both (2 / 2 full))' "$T/log" &&
 	sed -i 's/dev_ns=6840249/dev_ns=16840249/; s/dev_ns=5344648/dev_ns=15344648/; s/dev_ns=5522435/dev_ns=15522435/' "$pd/patched.log" &&
 	! DIFF_OUT="$pd" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$pd/stock.log" -- "$pd/patched.log" >"$T/log" 2>&1 &&
-	grep -q 'seed 189 .*FAIL: patched slower than 1.10x stock.*(stock 10.26 ms, patched 16.84 ms (1.64x), medians of the 5 cycles' "$T/log"
-ok $? "diff-compare: medians over the same cycles on both kernels (a cycle bad on stock only is left out on both)"
+	grep -q 'seed 189 .*FAIL: patched slower than 1.10x stock.*(stock 10.26 ms, patched 16.84 ms (1.49x per cycle), over the 5 cycles' "$T/log"
+ok $? "diff-compare: the same cycles on both kernels (a cycle bad on stock only is left out on both)"
+
+# Per-cycle ratios: seed 198 of a campaign (times in ns), whose cycles are
+# of two kinds (about 10 and 25 ms).  Patched is faster in 4 of its 5 full
+# cycles, yet the median of its times (16.67) against stock's (11.26) read
+# 1.48x: the two medians fell on different cycles.  The median of the
+# per-cycle ratios is 0.81x; with patched 30% slower in 3 cycles it fails.
+pr=$T/diff-ratio
+mkdir -p "$pr"
+seed_log "$pr/stock.log" 198 22 29872626:full 9574411:full 9058761:ok 10660264:full 37820997:ok 26139122:full 11263312:full
+seed_log "$pr/patched.log" 198 22 24320836:full 7836597:full 9042625:ok 8576694:full 39237702:ok 20976973:full 16671687:full
+DIFF_TAP=1 DIFF_OUT="$pr" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$pr/stock.log" -- "$pr/patched.log" >"$T/log" 2>&1 &&
+	grep -q '^ok 1 diff: seed=198 ndev=22: stock 11.26 ms, patched 16.67 ms (0.81x per cycle)$' "$T/log" &&
+	sed -i 's/dev_ns=24320836/dev_ns=38834413/; s/dev_ns=7836597/dev_ns=12446734/; s/dev_ns=8576694/dev_ns=13858343/' "$pr/patched.log" &&
+	! DIFF_OUT="$pr" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$pr/stock.log" -- "$pr/patched.log" >"$T/log" 2>&1 &&
+	grep -q 'seed 198 .*FAIL: patched slower than 1.10x stock.*(1.30x per cycle)' "$T/log"
+ok $? "diff-compare: the median of per-cycle ratios, not the ratio of two medians (cycles of two kinds)"
 
 diff_cmp floor "$stock_ok" $'1 done 20000000 0 0\n2 done 30000000 0 0\n3 done 4900000 0 0'
 [ "$(cat "$T/rc")" = 0 ] && grep -q '(1 under the 5 ms floor' "$T/log" &&
@@ -591,7 +614,7 @@ for k in stock patched; do
 	} >"$T/fdiff/$k.diff"
 done
 fake_check diffslow CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff"
-check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 15.00 ms, patched 37.50 ms \(2.50x\), medians of the 2 cycles as expected on both \(1 / 1 full\): patched slower' &&
+check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 16.50 ms, patched 41.25 ms \(2.50x per cycle\), over the 2 cycles as expected on both \(1 / 1 full\): patched slower' &&
 	grep -q 'ok   stock/diff ' "$T/log" && grep -q 'ok   patched/diff ' "$T/log"
 ok $? "make check: both kernels' diff streams compared on the host; patched 2.5x slower fails diff/compare"
 
