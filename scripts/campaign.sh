@@ -216,7 +216,7 @@ run_kernel()
 
 run_all()
 {
-	local k p pids=()
+	local k
 
 	"$TOP/scripts/tree.sh" || exit 1
 	for k in $kernels; do
@@ -226,16 +226,10 @@ run_all()
 	done
 	# The kernels run side by side (CAMPAIGN_PARALLEL=1, the default):
 	# the guests spend most of their time in the lab's callback delays.
-	for k in $kernels; do
-		# diff compares times: by default one kernel after the other.
-		if [ "${CAMPAIGN_PARALLEL:-$([ $camp = hazards ] || [ $camp = diff ] && echo 0 || echo 1)}" = 1 ]; then
-			run_kernel "$k" &
-			pids+=($!)
-		else
-			run_kernel "$k"
-		fi
-	done
-	for p in "${pids[@]}"; do wait "$p"; done
+	# diff compares times: by default one kernel after the other.
+	# shellcheck disable=SC2086
+	each_kernel "${CAMPAIGN_PARALLEL:-$([ $camp = hazards ] || [ $camp = diff ] && echo 0 || echo 1)}" \
+		run_kernel $kernels
 }
 
 # Summary: add up the guest's SUMMARY lines per kernel, count the boots that

@@ -24,6 +24,24 @@ KTAR=${KSRC:-${PMA_KERNEL_TAR:-$DEBDIR/pkg/usr/src/$KPKG.tar.xz}}
 say() { printf '[pm-async] %s\n' "$*" >&2; }
 die() { printf '[pm-async] error: %s\n' "$*" >&2; exit 1; }
 
+# each_kernel PARALLEL FN KERNEL...: FN KERNEL for every kernel, side by
+# side when PARALLEL is 1, else one after the other; returns when all did.
+each_kernel()
+{
+	local par=$1 fn=$2 k p pids=()
+
+	shift 2
+	for k; do
+		if [ "$par" = 1 ]; then
+			"$fn" "$k" &
+			pids+=($!)
+		else
+			"$fn" "$k"
+		fi
+	done
+	for p in "${pids[@]}"; do wait "$p"; done
+}
+
 # Debian source version, e.g. 7.3.4-1~bpo13+1.
 debian_version()
 {

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..43"
+echo "1..44"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -617,5 +617,16 @@ fake_check diffslow CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff"
 check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 16.50 ms, patched 41.25 ms \(2.50x per cycle\), over the 2 cycles as expected on both \(1 / 1 full\): patched slower' &&
 	grep -q 'ok   stock/diff ' "$T/log" && grep -q 'ok   patched/diff ' "$T/log"
 ok $? "make check: both kernels' diff streams compared on the host; patched 2.5x slower fails diff/compare"
+
+# each_kernel (common.sh), as campaign.sh and drivers-soak.sh run their
+# kernels: side by side, both started before either ends, and every one
+# waited for; one after the other, in order.
+bash -c '. "$1/common.sh"
+	k() { echo "start $1"; sleep 0.3; echo "end $1"; }
+	each_kernel 1 k a b >"$2.par"
+	each_kernel 0 k a b >"$2.seq"
+	head -n 2 "$2.par" | grep -c "^start" | grep -qx 2 && [ "$(grep -c "^end" "$2.par")" = 2 ] &&
+		[ "$(tr "\n" " " <"$2.seq")" = "start a end a start b end b " ]' _ "$H" "$T/each" >"$T/log" 2>&1
+ok $? "each_kernel: PARALLEL=1 runs the kernels side by side and waits for all; 0 one after the other"
 
 [ $fails = 0 ]
