@@ -303,6 +303,12 @@ summary()
 			say "== diff: stock against patched"
 			DIFF_OUT=$out "$TOP/scripts/diff-compare.sh" "$out"/stock-*/results.log -- \
 				"$out"/patched-*/results.log || status=1
+			# Side by side, two 2-vCPU TCG guests share the 2 cores:
+			# the series' gain needs the guest's second vCPU, which
+			# the other guest takes (19 of 150 seeds over 1.10x side
+			# by side, 18 of them 0.57-1.08x alone).
+			[ "${CAMPAIGN_PARALLEL:-0}" = 1 ] &&
+				echo "diff: the guests ran side by side (CAMPAIGN_PARALLEL=1): hangs, violations and outcomes hold; the times are not a measurement of the 1.10x rule"
 		else
 			echo "diff: no comparison, it needs both kernels (ran: $kernels)"
 		fi
