@@ -89,6 +89,9 @@ diff)
 	;;
 *) die "unknown campaign '$camp' (faults, fuzz, churn, soak, hazards, diff)" ;;
 esac
+# The kernels side by side (1) or one after the other (0): hazards and
+# diff run in turn by default (diff compares times).
+parallel=${CAMPAIGN_PARALLEL:-$([ $camp = hazards ] || [ $camp = diff ] && echo 0 || echo 1)}
 out=${CAMPAIGN_OUT:-$TOP/out/campaign/$camp-$(date +%Y%m%d-%H%M%S)}
 tmo=${CAMPAIGN_TIMEOUT:-14400}
 mkdir -p "$out"
@@ -226,10 +229,8 @@ run_all()
 	done
 	# The kernels run side by side (CAMPAIGN_PARALLEL=1, the default):
 	# the guests spend most of their time in the lab's callback delays.
-	# diff compares times: by default one kernel after the other.
 	# shellcheck disable=SC2086
-	each_kernel "${CAMPAIGN_PARALLEL:-$([ $camp = hazards ] || [ $camp = diff ] && echo 0 || echo 1)}" \
-		run_kernel $kernels
+	each_kernel "$parallel" run_kernel $kernels
 }
 
 # Summary: add up the guest's SUMMARY lines per kernel, count the boots that
@@ -307,7 +308,7 @@ summary()
 			# the series' gain needs the guest's second vCPU, which
 			# the other guest takes (19 of 150 seeds over 1.10x side
 			# by side, 18 of them 0.57-1.08x alone).
-			[ "${CAMPAIGN_PARALLEL:-0}" = 1 ] &&
+			[ "$parallel" = 1 ] &&
 				echo "diff: the guests ran side by side (CAMPAIGN_PARALLEL=1): hangs, violations and outcomes hold; the times are not a measurement of the 1.10x rule"
 		else
 			echo "diff: no comparison, it needs both kernels (ran: $kernels)"

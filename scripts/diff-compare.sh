@@ -28,11 +28,10 @@
 #    campaign read 1.48x, its series faster in 4 of its 5 cycles), the
 #    median of the per-cycle ratios compares each cycle with itself.  The
 #    cycles are paired: the same on both kernels, those that ran fully on
-#    both; when fewer than
-#    DIFF_MIN_FULL (3) did, over every cycle whose outcome was as expected
-#    on both (a cycle with an injected failure runs the same phases up to
-#    the same failure on both: the plan and the lab's draws are the same),
-#    and the line says so.  A cycle that went wrong on one kernel only
+#    both; when fewer than DIFF_MIN_FULL (3) did, over every cycle whose
+#    outcome was as expected on both (a cycle with an injected failure
+#    runs the same phases up to the same failure on both: the plan and the
+#    lab's draws are the same), and the line says so.  A cycle that went wrong on one kernel only
 #    (a violation of mainline's) is left out on both: it may run other
 #    phases than the other kernel's.  Seeds that stock did not finish are
 #    left out of this rule (and counted).
@@ -207,7 +206,7 @@ END {
 			if (v == "ok") v = "skip"
 			why = why "; stock " ((s in ins) ? "hung in cycle " (S[s, 7] + 1) : "never ran it") ": no comparison"
 		} else if (pd) {
-			# Paired medians: the same cycles on both kernels.
+			# Paired cycles: the same cycles on both kernels.
 			pair(S[s, 15], P[s, 15])
 			if (nfull >= minfull + 0 || (nfull && nok == nfull)) {
 				sm = median(fs); pm = median(fp); rr = median(rf)

@@ -495,10 +495,6 @@ diff_cmp fewfull "$stock_ok" $'1 done 23000000 0 0\n2 done 30000000 0 0\n3 done 
 	! grep -q '^seed 2 ' "$T/log"
 ok $? "diff-compare: with fewer full cycles than DIFF_MIN_FULL, all cycles as expected are compared"
 
-# Paired cycles: seed 189 of a campaign (times in ns), where two cycles
-# went wrong on stock only (a violation of mainline's).  Unpaired, stock's
-# median of its 5 good cycles (10.26 ms) against patched's of 7 (27.01)
-# read as 2.63x; over the same 5 cycles the median per-cycle ratio is 0.77x.
 # seed_log FILE SEED NDEV TIME:KIND...: a campaign's log of one seed, one
 # cycle per TIME:KIND (full: ran fully as planned; ok: stopped at its
 # injected failure as planned; bad: an outcome not as planned).
@@ -519,6 +515,11 @@ seed_log()
 		echo "@@SEED-DONE $s"
 	} >"$f"
 }
+
+# Paired cycles: seed 189 of a campaign (times in ns), where two cycles
+# went wrong on stock only (a violation of mainline's).  Unpaired, stock's
+# median of its 5 good cycles (10.26 ms) against patched's of 7 (27.01)
+# read as 2.63x; over the same 5 cycles the median per-cycle ratio is 0.77x.
 pd=$T/diff-paired
 mkdir -p "$pd"
 seed_log "$pd/stock.log" 189 56 37725726:bad 48937190:full 6419012:ok 10264813:ok 33854932:bad 7919113:ok 54421985:full
