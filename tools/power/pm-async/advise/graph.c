@@ -1233,52 +1233,21 @@ char *sysfs_path(const struct graph *g, int i, int *complete)
 
 /* ---------------------------------------------------------- critical path */
 
-void cpath_free(struct cpath *cp)
-{
-	free(cp->chain);
-	memset(cp, 0, sizeof(*cp));
-}
-
+/* The phase as lib/cpath.c's graph: parent and link edges, the walk order. */
 void cpath_phase(const struct graph *g, int ph, int limit, struct cpath *cp)
 {
-	int s = phase_is_suspend(ph) ? 0 : 1, k, i, best = -1;
-	double *f = xcalloc((size_t)g->n + 1, sizeof(double));
-	int *pred = xmalloc(sizeof(int) * (size_t)(g->n + 1));
+	int s = phase_is_suspend(ph) ? 0 : 1, x, j;
+	struct cp_graph cg;
+	double work = 0;
 
-	memset(cp, 0, sizeof(*cp));
-	for (k = 0; k < g->n; k++) {
-		int x = g->topo[ph][k], j;
-		double m = 0;
-
-		pred[x] = -1;
-		for (j = g->dep_off[s][x]; j < g->dep_off[s][x + 1]; j++) {
-			int y = g->dep_idx[s][j];
-
-			if (f[y] > m || (pred[x] < 0 && f[y] >= m && g->d[y].has_cb[ph])) {
-				m = f[y];
-				pred[x] = y;
-			}
-		}
-		f[x] = m + (g->d[x].has_cb[ph] ? g->d[x].dur[ph] : 0);
-		if (g->d[x].has_cb[ph])
-			cp->total_us += g->d[x].dur[ph];
-		if (best < 0 || f[x] > f[best])
-			best = x;
+	cp_graph_init(&cg, g->n);
+	for (x = 0; x < g->n; x++) {
+		cg.ran[x] = g->d[x].has_cb[ph];
+		cg.w[x] = cg.ran[x] ? g->d[x].dur[ph] : 0;
+		work += cg.w[x];
+		for (j = g->dep_off[s][x]; j < g->dep_off[s][x + 1]; j++)
+			cp_graph_edge(&cg, g->dep_idx[s][j], x);
 	}
-	if (best >= 0) {
-		int n = 0;
-
-		cp->cp_us = f[best];
-		for (i = best; i >= 0; i = pred[i])
-			n++;
-		cp->chain = xmalloc(sizeof(int) * (size_t)(n + 1));
-		cp->nchain = n;
-		for (i = best; i >= 0; i = pred[i])
-			cp->chain[--n] = i;
-	}
-	cp->bound_us = cp->cp_us;
-	if (limit > 0 && cp->total_us / limit > cp->bound_us)
-		cp->bound_us = cp->total_us / limit;
-	free(f);
-	free(pred);
+	cp_solve(&cg, g->topo[ph], work, limit, cp);
+	cp_graph_free(&cg);
 }

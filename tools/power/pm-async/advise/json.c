@@ -182,7 +182,7 @@ void report_json(FILE *f, const struct analysis *a)
 		json_num(f, a->observed[ph]);
 		fprintf(f, ", \"aborted\": %s", a->observed_aborted[ph] ? "true" : "false");
 		fputs(", \"bound_ms\": ", f);
-		json_num(f, cp->bound_us / 1e3);
+		json_num(f, cp->bound / 1e3);
 		fputs(", \"predicted_ms\": {", f);
 		fputs("\"stock\": ", f);
 		json_num(f, a->pred[ph][a->sp.stock] / 1e3);
@@ -195,9 +195,9 @@ void report_json(FILE *f, const struct analysis *a)
 		fputs("}, \"stock_error_pct\": ", f);
 		json_num(f, a->observed[ph] > 0 ? err : NAN);
 		fprintf(f, ", \"callbacks\": %d, \"critical_path_ms\": ", n);
-		json_num(f, cp->cp_us / 1e3);
+		json_num(f, cp->cp / 1e3);
 		fputs(", \"total_callback_ms\": ", f);
-		json_num(f, cp->total_us / 1e3);
+		json_num(f, cp->work / 1e3);
 		fputs(", \"critical_path\": ", f);
 		json_chain(f, g, cp, ph);
 		json_stuck(f, a, ph);
@@ -215,7 +215,7 @@ void report_json(FILE *f, const struct analysis *a)
 		     ph <= (side ? PH_RESUME : PH_SUSPEND_NOIRQ); ph++) {
 			unc |= a->uncertain[ph];
 			obs += a->observed[ph];	/* NAN if one is missing */
-			bound += a->cp[ph].bound_us / 1e3;
+			bound += a->cp[ph].bound / 1e3;
 			for (pol = 0; pol < NPOLICIES; pol++)
 				pr[pol] += a->pred[ph][pol] / 1e3;
 		}

@@ -20,6 +20,7 @@
  * The log parser (lib/pmlog.c), the string map and the statistics are the
  * library's, shared with pm-async-report.
  */
+#include "cpath.h"
 #include "pmlog.h"
 #include "quote.h"
 #include "stats.h"
@@ -147,16 +148,8 @@ double graph_overhead_from_log(const struct graph *g, const struct pmlog *log,
 			       int cycle, int *samples);
 char *sysfs_path(const struct graph *g, int i, int *complete);
 
-/* critical path over measured durations (parent + link edges) */
-struct cpath {
-	double cp_us;		/* longest chain */
-	double total_us;	/* sum of all callback time in the phase */
-	double bound_us;	/* max(cp, total / limit) */
-	int *chain, nchain;	/* device indices, in execution order */
-};
-
+/* critical path over measured durations (parent + link edges), in us */
 void cpath_phase(const struct graph *g, int ph, int limit, struct cpath *cp);
-void cpath_free(struct cpath *cp);
 
 /* ------------------------------------------------------------ profile.c */
 int profile_write(const struct graph *g, FILE *f, double scale,

@@ -602,7 +602,7 @@ void report_text(FILE *f, const struct analysis *a)
 		fmt_ms(b7, sizeof(b7), a->pred[ph][POL_MAINLINE]);
 		fprintf(f, "%-14s %10s %10s %8s %10s %10s %10s %10s %10.3f %6d%s\n",
 			a->phase_name[ph], b1, b2, b3, b4, b6, b7, b5,
-			a->cp[ph].bound_us / 1e3, n, a->uncertain[ph] ? "  uncertain" : "");
+			a->cp[ph].bound / 1e3, n, a->uncertain[ph] ? "  uncertain" : "");
 	}
 	{
 		int side;
@@ -615,7 +615,7 @@ void report_text(FILE *f, const struct analysis *a)
 			     ph <= (side ? PH_RESUME : PH_SUSPEND_NOIRQ); ph++) {
 				unc |= a->uncertain[ph];
 				obs += a->observed[ph];
-				bound += a->cp[ph].bound_us;
+				bound += a->cp[ph].bound;
 				for (pol = 0; pol < NPOLICIES; pol++)
 					pr[pol] += a->pred[ph][pol];
 			}
@@ -647,7 +647,7 @@ void report_text(FILE *f, const struct analysis *a)
 		if (!g->has_phase[ph])
 			continue;
 		fprintf(f, "  %-13s %9.3f: ", a->phase_name[ph],
-			a->cp[ph].cp_us / 1e3);
+			a->cp[ph].cp / 1e3);
 		print_chain(f, g, &a->cp[ph], ph);
 	}
 

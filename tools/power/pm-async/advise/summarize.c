@@ -169,9 +169,9 @@ static void do_cycle(struct label *L, const struct pmlog *log, int c,
 		for (ph = 0; ph < NPHASES; ph++) {
 			side = phase_is_suspend(ph) ? 0 : 1;
 			cpath_phase(&g, ph, limit, &cp[ph]);
-			b[side] += cp[ph].bound_us / 1e3;
-			if (cp[ph].bound_us > best[side]) {
-				best[side] = cp[ph].bound_us;
+			b[side] += cp[ph].bound / 1e3;
+			if (cp[ph].bound > best[side]) {
+				best[side] = cp[ph].bound;
 				bph[side] = ph;
 			}
 		}

@@ -18,25 +18,16 @@
  * bound is max(CP, async devices' callback time / LIMIT).  For mode=sync cycles
  * the bound is the all-async one (no task order, all callbacks / LIMIT):
  * it says how far sync is from what async could achieve.
+ *
+ * This file says what the edges and the work of a lab cycle are; the path
+ * and the bound are lib/cpath.c's, the same as pm-async-advise's.
  */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "cpath.h"
 #include "report.h"
-
-struct edges {
-	int *from, *to;
-	int n, cap, capto;
-};
-
-static void add_edge(struct edges *e, int a, int b)
-{
-	GROW(e->from, e->n, e->cap);
-	GROW(e->to, e->n, e->capto);
-	e->from[e->n] = a;
-	e->to[e->n++] = b;
-}
 
 static double cb_dur(const struct cycle *c, int dev, int slot)
 {
@@ -46,7 +37,7 @@ static double cb_dur(const struct cycle *c, int dev, int slot)
 }
 
 /* Edges between devices that both ran @slot, pointing the way work flows. */
-static void dep_edges(const struct cycle *c, int slot, struct edges *e)
+static void dep_edges(const struct cycle *c, int slot, struct cp_graph *g)
 {
 	int resume = slot_side(slot) == SIDE_RESUME;
 	int d, i;
@@ -58,17 +49,17 @@ static void dep_edges(const struct cycle *c, int slot, struct edges *e)
 			continue;
 		if (dv->parent >= 0 && c->dev[dv->parent].cb[slot] >= 0) {
 			if (resume)
-				add_edge(e, dv->parent, d);
+				cp_graph_edge(g, dv->parent, d);
 			else
-				add_edge(e, d, dv->parent);
+				cp_graph_edge(g, d, dv->parent);
 		}
 		for (i = 0; i < dv->nsup; i++) {
 			if (c->dev[dv->sup[i]].cb[slot] < 0)
 				continue;
 			if (resume)
-				add_edge(e, dv->sup[i], d);
+				cp_graph_edge(g, dv->sup[i], d);
 			else
-				add_edge(e, d, dv->sup[i]);
+				cp_graph_edge(g, d, dv->sup[i]);
 		}
 	}
 }
@@ -88,7 +79,7 @@ static int cmp_start(const void *a, const void *b)
 }
 
 /* Chain the callbacks of sync devices, in the order they started. */
-static void sync_edges(const struct cycle *c, int slot, struct edges *e)
+static void sync_edges(const struct cycle *c, int slot, struct cp_graph *g)
 {
 	int *idx = xmalloc(c->ncb * sizeof(*idx) + 1);
 	int i, n = 0;
@@ -99,91 +90,8 @@ static void sync_edges(const struct cycle *c, int slot, struct edges *e)
 	sort_cycle = c;
 	qsort(idx, n, sizeof(*idx), cmp_start);
 	for (i = 1; i < n; i++)
-		add_edge(e, c->cb[idx[i - 1]].dev, c->cb[idx[i]].dev);
+		cp_graph_edge(g, c->cb[idx[i - 1]].dev, c->cb[idx[i]].dev);
 	free(idx);
-}
-
-/* Successor lists in compressed form: succ[off[v] .. off[v + 1]). */
-static void build_csr(int n, const struct edges *e, int *off, int *succ)
-{
-	int *pos = xmalloc((n + 1) * sizeof(*pos));
-	int i;
-
-	for (i = 0; i < e->n; i++)
-		off[e->from[i] + 1]++;
-	for (i = 0; i < n; i++)
-		off[i + 1] += off[i];
-	memcpy(pos, off, (n + 1) * sizeof(*pos));
-	for (i = 0; i < e->n; i++)
-		succ[pos[e->from[i]]++] = e->to[i];
-	free(pos);
-}
-
-/*
- * Longest path by Kahn's topological sort, node weight = duration.
- * Returns 0, or -1 if the edges contain a cycle.
- */
-static int longest_path(const struct cycle *c, int slot,
-			const struct edges *e, double *dist, int *pred)
-{
-	int n = c->ndev, i, head = 0, tail = 0;
-	int *off = xcalloc(n + 1, sizeof(*off));
-	int *succ = xmalloc(e->n * sizeof(*succ) + 1);
-	int *indeg = xcalloc(n + 1, sizeof(*indeg));
-	int *queue = xmalloc(n * sizeof(*queue) + 1);
-
-	build_csr(n, e, off, succ);
-	for (i = 0; i < e->n; i++)
-		indeg[e->to[i]]++;
-	for (i = 0; i < n; i++) {
-		dist[i] = cb_dur(c, i, slot);
-		pred[i] = -1;
-		if (!indeg[i])
-			queue[tail++] = i;
-	}
-	while (head < tail) {
-		int v = queue[head++], k;
-
-		for (k = off[v]; k < off[v + 1]; k++) {
-			int w = succ[k];
-			double d = dist[v] + cb_dur(c, w, slot);
-
-			if (d > dist[w]) {
-				dist[w] = d;
-				pred[w] = v;
-			}
-			if (!--indeg[w])
-				queue[tail++] = w;
-		}
-	}
-	free(off);
-	free(succ);
-	free(indeg);
-	free(queue);
-	return tail == n ? 0 : -1;
-}
-
-/* Walk the predecessors back from the end of the longest path. */
-static void record_chain(struct cycle *c, int slot, const double *dist,
-			 const int *pred)
-{
-	int best = -1, d, n = 0;
-
-	for (d = 0; d < c->ndev; d++)
-		if (c->dev[d].cb[slot] >= 0 && (best < 0 || dist[d] > dist[best]))
-			best = d;
-	free(c->chain[slot]);
-	c->chain[slot] = NULL;
-	c->nchain[slot] = 0;
-	c->cp_ns[slot] = best < 0 ? 0 : dist[best];
-	if (best < 0)
-		return;
-	for (d = best; d >= 0; d = pred[d])
-		n++;
-	c->chain[slot] = xmalloc(n * sizeof(int));
-	c->nchain[slot] = n;
-	for (d = best; d >= 0; d = pred[d])
-		c->chain[slot][--n] = d;
 }
 
 static double limited_total(const struct cycle *c, int slot)
@@ -199,19 +107,23 @@ static double limited_total(const struct cycle *c, int slot)
 	return total;
 }
 
-/* CP, chain and bound of one phase. */
+/* CP, chain and bound of one phase (lib/cpath.c). */
 void critical_path(struct cycle *c, int slot, int limit, FILE *warn)
 {
-	double *dist = xmalloc(c->ndev * sizeof(*dist) + 1);
-	int *pred = xmalloc(c->ndev * sizeof(*pred) + 1);
-	struct edges e = { 0 };
-	int ndep;
+	struct cp_graph g;
+	struct cpath cp;
+	int d, ndep;
 
-	dep_edges(c, slot, &e);
-	ndep = e.n;
+	cp_graph_init(&g, c->ndev);
+	for (d = 0; d < c->ndev; d++) {
+		g.w[d] = cb_dur(c, d, slot);
+		g.ran[d] = c->dev[d].cb[slot] >= 0;
+	}
+	dep_edges(c, slot, &g);
+	ndep = g.nedge;
 	if (!c->sync)
-		sync_edges(c, slot, &e);
-	if (longest_path(c, slot, &e, dist, pred)) {
+		sync_edges(c, slot, &g);
+	if (cp_solve(&g, NULL, limited_total(c, slot), limit, &cp)) {
 		/*
 		 * Only task order can close a loop (the lab creates parents
 		 * and suppliers before their dependents), i.e. the task ran
@@ -223,16 +135,17 @@ void critical_path(struct cycle *c, int slot, int limit, FILE *warn)
 				"%s:%d: warning: cycle %ld (%s/%s/%s): task order contradicts dependencies in %s, ignoring it\n",
 				c->file, c->line, c->number, c->kernel,
 				c->profile, c->mode, cycle_phase_name(c, slot));
-		e.n = ndep;
-		longest_path(c, slot, &e, dist, pred);
+		cpath_free(&cp);
+		g.nedge = ndep;
+		cp_solve(&g, NULL, limited_total(c, slot), limit, &cp);
 	}
-	record_chain(c, slot, dist, pred);
-	c->total_ns[slot] = limited_total(c, slot);
-	c->bound_ns[slot] = fmax(c->cp_ns[slot], c->total_ns[slot] / limit);
-	free(e.from);
-	free(e.to);
-	free(dist);
-	free(pred);
+	free(c->chain[slot]);
+	c->chain[slot] = cp.chain;
+	c->nchain[slot] = cp.nchain;
+	c->cp_ns[slot] = cp.cp;
+	c->total_ns[slot] = cp.work;
+	c->bound_ns[slot] = cp.bound;
+	cp_graph_free(&g);
 }
 
 /*

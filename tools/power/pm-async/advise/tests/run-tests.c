@@ -374,15 +374,76 @@ static void test_sim_seed(void)
 	   near(sim_ms(&g, PH_RESUME, POL_SYNC, 256, NULL), 150, EPS6),
 	   "seed: resume stock 100, pm-async 100, sync 150 ms");
 	cpath_phase(&g, PH_SUSPEND, 256, &cp);
-	ok(near(cp.bound_us, 100000, EPS6) && cp.nchain == 1 &&
+	ok(near(cp.bound, 100000, EPS6) && cp.nchain == 1 &&
 	   cp.chain[0] == graph_find(&g, "disk"),
 	   "seed: suspend bound 100 ms, critical path = disk");
 	cpath_free(&cp);
 	cpath_phase(&g, PH_RESUME, 256, &cp);
-	ok(near(cp.cp_us, 100000, EPS6), "seed: resume critical path 100 ms");
+	ok(near(cp.cp, 100000, EPS6), "seed: resume critical path 100 ms");
 	cpath_free(&cp);
 	free(fl);
 	graph_free(&g);
+}
+
+static int chain_is(const struct cpath *cp, int n, const int *want)
+{
+	return cp->nchain == n && !memcmp(cp->chain, want, sizeof(int) * (size_t)n);
+}
+
+/*
+ * lib/cpath.c, the one bound of both tools, on bare graphs: a diamond, a
+ * zero-time callback on the chain, a loop, the worker limit.
+ */
+static void test_cpath_lib(void)
+{
+	static const int diamond[] = { 0, 1, 3 }, zero[] = { 0, 1 };
+	static const int one[] = { 1 }, loop[] = { 0, 1 };
+	struct cp_graph g;
+	struct cpath cp;
+	int rc;
+
+	cp_graph_init(&g, 4);
+	g.w[0] = 1, g.w[1] = 5, g.w[2] = 2, g.w[3] = 1;
+	memset(g.ran, 1, 4);
+	cp_graph_edge(&g, 0, 1);
+	cp_graph_edge(&g, 0, 2);
+	cp_graph_edge(&g, 2, 3);
+	cp_graph_edge(&g, 1, 3);
+	rc = cp_solve(&g, NULL, 9, 0, &cp);
+	ok(!rc && near(cp.cp, 7, EPS6) && near(cp.bound, 7, EPS6) &&
+	   chain_is(&cp, 3, diamond),
+	   "cpath: diamond 1+5+1, chain 0 1 3, no limit");
+	cpath_free(&cp);
+	cp_solve(&g, NULL, 30, 2, &cp);
+	ok(near(cp.bound, 15, EPS6) && near(cp.cp, 7, EPS6),
+	   "cpath: 30 of work on 2 workers bound 15 over a 7 chain");
+	cpath_free(&cp);
+	cp_graph_free(&g);
+
+	cp_graph_init(&g, 2);
+	g.w[1] = 3;
+	g.ran[0] = g.ran[1] = 1;
+	cp_graph_edge(&g, 0, 1);
+	cp_solve(&g, NULL, 3, 0, &cp);
+	ok(chain_is(&cp, 2, zero), "cpath: a 0-time callback stays on the chain");
+	cpath_free(&cp);
+	g.ran[0] = 0;
+	cp_solve(&g, NULL, 3, 0, &cp);
+	ok(chain_is(&cp, 1, one) && near(cp.cp, 3, EPS6),
+	   "cpath: a device without a callback does not");
+	cpath_free(&cp);
+	cp_graph_free(&g);
+
+	cp_graph_init(&g, 2);
+	g.w[0] = 2, g.w[1] = 3;
+	g.ran[0] = g.ran[1] = 1;
+	cp_graph_edge(&g, 0, 1);
+	cp_graph_edge(&g, 1, 0);
+	rc = cp_solve(&g, NULL, 5, 0, &cp);
+	ok(rc == -1 && near(cp.cp, 5, EPS6) && chain_is(&cp, 2, loop),
+	   "cpath: a loop is said (-1), its chain finite (0 1, 5)");
+	cpath_free(&cp);
+	cp_graph_free(&g);
 }
 
 /*
@@ -410,7 +471,7 @@ static void test_sim_slots(void)
 	ok(near(sim_ms(&g, PH_RESUME, POL_SYNC, 2, NULL), 13, EPS6),
 	   "slots: sync resume 13 ms");
 	cpath_phase(&g, PH_RESUME, 2, &cp);
-	ok(near(cp.bound_us, 11000, EPS6), "slots: bound 11 ms");
+	ok(near(cp.bound, 11000, EPS6), "slots: bound 11 ms");
 	cpath_free(&cp);
 	graph_free(&g);
 
@@ -420,7 +481,7 @@ static void test_sim_slots(void)
 	   near(sim_ms(&g, PH_SUSPEND, POL_PMASYNC, 2, NULL), 2, EPS6),
 	   "slots: 3 async leaves on 2 slots take 2 ms");
 	cpath_phase(&g, PH_SUSPEND, 2, &cp);
-	ok(near(cp.bound_us, 1500, EPS6), "slots: bound = total / slots = 1.5 ms");
+	ok(near(cp.bound, 1500, EPS6), "slots: bound = total / slots = 1.5 ms");
 	cpath_free(&cp);
 	graph_free(&g);
 
@@ -2635,6 +2696,7 @@ int main(int argc, char **argv)
 	test_bad_input();
 	test_sim_seed();
 	test_sim_slots();
+	test_cpath_lib();
 	test_policy_seed();
 	test_policy_first_child();
 	test_policy_links();
