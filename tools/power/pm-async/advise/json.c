@@ -13,14 +13,6 @@
 
 #include "pmadv.h"
 
-void json_num(FILE *f, double v)
-{
-	if (isnan(v) || isinf(v))
-		fputs("null", f);
-	else
-		fprintf(f, "%.3f", v);
-}
-
 static const char *format_name(const struct analysis *a)
 {
 	if (a->topology)
@@ -34,27 +26,26 @@ static const char *format_name(const struct analysis *a)
 	return "6.x";
 }
 
-static void json_chain(FILE *f, const struct graph *g, const struct cpath *cp,
-		       int ph)
+static void json_chain(struct jw *w, const struct graph *g,
+		       const struct cpath *cp, int ph)
 {
-	int k;
 	char lb[300];
+	int k;
 
-	fputc('[', f);
+	jw_arr(w, "critical_path", JW_FLAT);
 	for (k = 0; k < cp->nchain; k++) {
 		int i = cp->chain[k];
 
-		fputs(k ? ", {\"device\": " : "{\"device\": ", f);
-		json_quote(f, dev_label(g, i, lb, sizeof(lb)));
-		fputs(", \"ms\": ", f);
-		json_num(f, g->d[i].has_cb[ph] ? g->d[i].dur[ph] / 1e3 : 0);
-		fputc('}', f);
+		jw_obj(w, NULL, JW_FLAT);
+		jw_str(w, "device", dev_label(g, i, lb, sizeof(lb)));
+		jw_num(w, "ms", g->d[i].has_cb[ph] ? g->d[i].dur[ph] / 1e3 : 0);
+		jw_end(w);
 	}
-	fputc(']', f);
+	jw_end(w);
 }
 
-/* ', "no_prediction": {POLICY: why, ...}' for the predictions not made */
-static void json_stuck(FILE *f, const struct analysis *a, int ph)
+/* "no_prediction": {POLICY: why, ...} for the predictions not made */
+static void json_stuck(struct jw *w, const struct analysis *a, int ph)
 {
 	char why[1024];
 	int pol, n = 0;
@@ -62,40 +53,38 @@ static void json_stuck(FILE *f, const struct analysis *a, int ph)
 	for (pol = 0; pol < NPOLICIES; pol++) {
 		if (!a->g->has_phase[ph] || !isnan(a->pred[ph][pol]))
 			continue;
+		if (!n++)
+			jw_obj(w, "no_prediction", JW_FLAT);
 		stuck_text(a, ph, pol, why, sizeof(why));
-		fprintf(f, "%s\"%s\": ", n++ ? ", " : ", \"no_prediction\": {",
-			policy_key[pol]);
-		json_quote(f, why);
+		jw_str(w, policy_key[pol], why);
 	}
 	if (n)
-		fputc('}', f);
+		jw_end(w);
 }
 
 /*
- * ', "uncertain": BOOL, "uncertain_reasons": [KEY, ...], "uncertain_why":
- * TEXT|null' of a phase: keys ambiguous_name, parent_without_callback,
+ * "uncertain": BOOL, "uncertain_reasons": [KEY, ...], "uncertain_why":
+ * TEXT|null of a phase: keys ambiguous_name, parent_without_callback,
  * idle_gap
  */
-static void json_uncertain(FILE *f, const struct analysis *a, int ph)
+static void json_uncertain(struct jw *w, const struct analysis *a, int ph)
 {
 	static const char *const key[] = {
 		"ambiguous_name", "parent_without_callback", "idle_gap"
 	};
 	unsigned int u = a->uncertain[ph];
 	char why[1024];
-	int k, n = 0;
+	int k;
 
-	fprintf(f, ", \"uncertain\": %s, \"uncertain_reasons\": [", u ? "true" : "false");
+	jw_bool(w, "uncertain", u);
+	jw_arr(w, "uncertain_reasons", JW_FLAT);
 	for (k = 0; k < 3; k++)
 		if (u & (1u << k))
-			fprintf(f, "%s\"%s\"", n++ ? ", " : "", key[k]);
-	fputs("], \"uncertain_why\": ", f);
-	if (u) {
+			jw_str(w, NULL, key[k]);
+	jw_end(w);
+	if (u)
 		uncertain_text(a, ph, why, sizeof(why));
-		json_quote(f, why);
-	} else {
-		fputs("null", f);
-	}
+	jw_str(w, "uncertain_why", u ? why : NULL);
 }
 
 static int phase_seen(const struct analysis *a, int ph)
@@ -103,70 +92,44 @@ static int phase_seen(const struct analysis *a, int ph)
 	return a->g->has_phase[ph] || !isnan(a->observed[ph]);
 }
 
-void report_json(FILE *f, const struct analysis *a)
+/* "predicted_ms": {"stock": ..., POLICY: ...}: @v / @div ms */
+static void json_predicted(struct jw *w, const struct analysis *a,
+			   const double *v, double div)
+{
+	int pol;
+
+	jw_obj(w, "predicted_ms", JW_FLAT);
+	jw_num(w, "stock", v[a->sp.stock] / div);
+	for (pol = 0; pol < NPOLICIES; pol++)
+		jw_num(w, policy_key[pol], v[pol] / div);
+	jw_end(w);
+}
+
+static void json_input(struct jw *w, const struct analysis *a)
+{
+	jw_obj(w, "input", JW_FLAT);
+	jw_str(w, "dmesg", a->input);
+	jw_str(w, "ftrace", a->ftrace);
+	jw_str(w, "topology", a->topology);
+	jw_str(w, "format", format_name(a));
+	if (a->cblog) {
+		jw_int(w, "cycle", a->cycle + 1);
+		jw_int(w, "cycles", a->cblog->ncycles);
+		jw_int(w, "lines", a->cblog->nlines);
+		jw_int(w, "used_lines", a->cblog->used);
+		jw_int(w, "skipped_lines", a->cblog->skipped);
+		jw_int(w, "too_long_lines", a->cblog->too_long);
+		jw_bool(w, "journal_json", a->cblog->format & FMT_JOURNAL);
+	}
+	jw_end(w);
+}
+
+static void json_phases(struct jw *w, const struct analysis *a)
 {
 	const struct graph *g = a->g;
-	int i, ph, first, ncb = 0, nph = 0, pol, side;
-	char lb[300];
+	int i, ph;
 
-	for (i = 0; i < g->n; i++)
-		if (!g->d[i].placeholder)
-			ncb++;
-	fprintf(f, "{\n  \"tool\": \"pm-async-advise\",\n  \"version\": \"%s\",\n",
-		PMADV_VERSION);
-	fputs("  \"input\": {\"dmesg\": ", f);
-	json_quote(f, a->input);
-	fputs(", \"ftrace\": ", f);
-	json_quote(f, a->ftrace);
-	fputs(", \"topology\": ", f);
-	json_quote(f, a->topology);
-	fputs(", \"format\": ", f);
-	json_quote(f, format_name(a));
-	if (a->cblog) {
-		fprintf(f,
-			", \"cycle\": %d, \"cycles\": %d, \"lines\": %d, \"used_lines\": %d, \"skipped_lines\": %d",
-			a->cycle + 1, a->cblog->ncycles, a->cblog->nlines,
-			a->cblog->used, a->cblog->skipped);
-		fprintf(f, ", \"too_long_lines\": %d, \"journal_json\": %s",
-			a->cblog->too_long,
-			a->cblog->format & FMT_JOURNAL ? "true" : "false");
-	}
-	fputs("},\n", f);
-	fprintf(f, "  \"transition\": \"%s\",\n",
-		a->hibernation ? "hibernation" : "suspend");
-	fprintf(f,
-		"  \"devices\": %d,\n  \"devices_with_callbacks\": %d,\n  \"devices_parent_only\": %d,\n",
-		g->n, ncb, g->n - ncb);
-	fprintf(f, "  \"pm_task_pid\": %d,\n", g->pm_pid);
-	fputs("  \"duration_scale\": ", f);
-	json_num(f, a->units.scale);
-	fputs(",\n  \"duration_scale_reason\": ", f);
-	json_quote(f, a->units.why);
-	fputs(",\n  \"overhead_us\": ", f);
-	json_num(f, a->sp.overhead_us);
-	fprintf(f, ",\n  \"slot_limit\": %d,\n", a->sp.limit);
-	fprintf(f, "  \"links_given\": %s,\n  \"links\": %d,\n",
-		g->links_given ? "true" : "false", g->nlinks);
-	fputs("  \"links_from\": ", f);
-	json_quote(f, a->links_from);
-	fputs(",\n  \"kernel\": ", f);
-	json_quote(f, a->kernel);
-	fputs(",\n  \"kernel_from\": ", f);
-	json_quote(f, a->kernel_from);
-	fputs(",\n  \"policy\": ", f);
-	json_quote(f, policy_key[a->sp.stock]);
-	fputs(",\n  \"policy_reason\": ", f);
-	json_quote(f, a->policy_why ? a->policy_why : "--policy");
-	fputs(",\n", f);
-	fputs("  \"sync_devices\": [", f);
-	for (i = 0, first = 1; i < g->n; i++) {
-		if (g->d[i].async || g->d[i].placeholder)
-			continue;
-		fputs(first ? "" : ", ", f);
-		json_quote(f, dev_label(g, i, lb, sizeof(lb)));
-		first = 0;
-	}
-	fputs("],\n  \"phases\": {", f);
+	jw_obj(w, "phases", JW_BLOCK);
 	for (ph = 0; ph < NPHASES; ph++) {
 		const struct cpath *cp = &a->cp[ph];
 		double err;
@@ -176,37 +139,31 @@ void report_json(FILE *f, const struct analysis *a)
 			continue;
 		for (i = 0; i < g->n; i++)
 			n += g->d[i].has_cb[ph];
-		fprintf(f, "%s\n    ", nph++ ? "," : "");
-		json_quote(f, phase_key[ph]);
-		fputs(": {\"observed_ms\": ", f);
-		json_num(f, a->observed[ph]);
-		fprintf(f, ", \"aborted\": %s", a->observed_aborted[ph] ? "true" : "false");
-		fputs(", \"bound_ms\": ", f);
-		json_num(f, cp->bound / 1e3);
-		fputs(", \"predicted_ms\": {", f);
-		fputs("\"stock\": ", f);
-		json_num(f, a->pred[ph][a->sp.stock] / 1e3);
-		for (pol = 0; pol < NPOLICIES; pol++) {
-			fprintf(f, ", \"%s\": ", policy_key[pol]);
-			json_num(f, a->pred[ph][pol] / 1e3);
-		}
+		jw_obj(w, phase_key[ph], JW_FLAT);
+		jw_num(w, "observed_ms", a->observed[ph]);
+		jw_bool(w, "aborted", a->observed_aborted[ph]);
+		jw_num(w, "bound_ms", cp->bound / 1e3);
+		json_predicted(w, a, a->pred[ph], 1e3);
 		err = (a->pred[ph][a->sp.stock] / 1e3 - a->observed[ph]) /
 			a->observed[ph] * 100;
-		fputs("}, \"stock_error_pct\": ", f);
-		json_num(f, a->observed[ph] > 0 ? err : NAN);
-		fprintf(f, ", \"callbacks\": %d, \"critical_path_ms\": ", n);
-		json_num(f, cp->cp / 1e3);
-		fputs(", \"total_callback_ms\": ", f);
-		json_num(f, cp->work / 1e3);
-		fputs(", \"critical_path\": ", f);
-		json_chain(f, g, cp, ph);
-		json_stuck(f, a, ph);
-		json_uncertain(f, a, ph);
-		fputs(", \"name\": ", f);
-		json_quote(f, a->phase_name[ph]);
-		fputc('}', f);
+		jw_num(w, "stock_error_pct", a->observed[ph] > 0 ? err : NAN);
+		jw_int(w, "callbacks", n);
+		jw_num(w, "critical_path_ms", cp->cp / 1e3);
+		jw_num(w, "total_callback_ms", cp->work / 1e3);
+		json_chain(w, g, cp, ph);
+		json_stuck(w, a, ph);
+		json_uncertain(w, a, ph);
+		jw_str(w, "name", a->phase_name[ph]);
+		jw_end(w);
 	}
-	fputs("\n  },\n  \"totals\": {", f);
+	jw_end(w);
+}
+
+static void json_totals(struct jw *w, const struct analysis *a)
+{
+	int ph, pol, side;
+
+	jw_obj(w, "totals", JW_BLOCK);
 	for (side = 0; side < 2; side++) {
 		double obs = 0, bound = 0, pr[NPOLICIES] = { 0 };
 		unsigned int unc = 0;
@@ -219,30 +176,34 @@ void report_json(FILE *f, const struct analysis *a)
 			for (pol = 0; pol < NPOLICIES; pol++)
 				pr[pol] += a->pred[ph][pol] / 1e3;
 		}
-		fprintf(f, "%s\n    \"%s\": {\"observed_ms\": ", side ? "," : "",
-			side ? "resume" : "suspend");
-		json_num(f, obs);
-		fputs(", \"bound_ms\": ", f);
-		json_num(f, bound);
-		fputs(", \"predicted_ms\": {\"stock\": ", f);
-		json_num(f, pr[a->sp.stock]);
-		for (pol = 0; pol < NPOLICIES; pol++) {
-			fprintf(f, ", \"%s\": ", policy_key[pol]);
-			json_num(f, pr[pol]);
-		}
-		fprintf(f, "}, \"uncertain\": %s, \"name\": ", unc ? "true" : "false");
-		json_quote(f, a->side_name[side]);
-		fputc('}', f);
+		jw_obj(w, side ? "resume" : "suspend", JW_FLAT);
+		jw_num(w, "observed_ms", obs);
+		jw_num(w, "bound_ms", bound);
+		json_predicted(w, a, pr, 1);
+		jw_bool(w, "uncertain", unc);
+		jw_str(w, "name", a->side_name[side]);
+		jw_end(w);
 	}
-	fprintf(f,
-		"\n  },\n  \"ranking\": {\"sync_devices\": %d, \"on_critical_path\": %d, \"simulated\": %d, \"candidates_per_step\": %d},\n",
-		a->adv.nitems, a->adv.on_path, a->adv.simulated,
-		a->adv.cand_max);
-	fputs("  \"advice\": [", f);
-	for (i = 0, first = 1; i < a->adv.nitems; i++) {
+	jw_end(w);
+}
+
+static void json_advice(struct jw *w, const struct analysis *a)
+{
+	const struct graph *g = a->g;
+	char lb[300];
+	int i, ph;
+
+	jw_obj(w, "ranking", JW_FLAT);
+	jw_int(w, "sync_devices", a->adv.nitems);
+	jw_int(w, "on_critical_path", a->adv.on_path);
+	jw_int(w, "simulated", a->adv.simulated);
+	jw_int(w, "candidates_per_step", a->adv.cand_max);
+	jw_end(w);
+	jw_arr(w, "advice", JW_BLOCK);
+	for (i = 0; i < a->adv.nitems; i++) {
 		const struct advice_item *it = &a->adv.items[i];
 		double ss = 0, rs = 0;
-		char *path;
+		char *path, *full;
 		int complete;
 
 		if (it->saving_us < 0.5)
@@ -254,73 +215,110 @@ void report_json(FILE *f, const struct analysis *a)
 				rs += it->ph_saving_us[ph];
 		}
 		path = sysfs_path(g, it->dev, &complete);
-		fputs(first ? "\n    {\"device\": " : ",\n    {\"device\": ", f);
-		json_quote(f, dev_label(g, it->dev, lb, sizeof(lb)));
-		fputs(", \"saving_ms\": ", f);
-		json_num(f, it->saving_us / 1e3);
-		fputs(", \"suspend_side_ms\": ", f);
-		json_num(f, ss / 1e3);
-		fputs(", \"resume_side_ms\": ", f);
-		json_num(f, rs / 1e3);
-		fputs(", \"sysfs\": ", f);
-		{
-			char *full = xasprintf("%s/power/async", path);
-
-			json_quote(f, full);
-			free(full);
-		}
-		fprintf(f, ", \"sysfs_reconstructed\": true, \"sysfs_root_known\": %s}",
-			complete ? "true" : "false");
+		full = xasprintf("%s/power/async", path);
+		jw_obj(w, NULL, JW_FLAT);
+		jw_str(w, "device", dev_label(g, it->dev, lb, sizeof(lb)));
+		jw_num(w, "saving_ms", it->saving_us / 1e3);
+		jw_num(w, "suspend_side_ms", ss / 1e3);
+		jw_num(w, "resume_side_ms", rs / 1e3);
+		jw_str(w, "sysfs", full);
+		jw_bool(w, "sysfs_reconstructed", 1);
+		jw_bool(w, "sysfs_root_known", complete);
+		jw_end(w);
+		free(full);
 		free(path);
-		first = 0;
 	}
-	fprintf(f,
-		"%s],\n  \"best_set\": {\"max\": %d, \"method\": \"greedy\", \"min_gain_ms\": %.3f, \"saving_ms\": ",
-		first ? "" : "\n  ", a->adv.max, a->adv.min_gain_us / 1e3);
-	json_num(f, a->adv.best_saving_us / 1e3);
-	fputs(", \"devices\": [", f);
+	jw_end(w);
+	jw_obj(w, "best_set", JW_FLAT);
+	jw_int(w, "max", a->adv.max);
+	jw_str(w, "method", "greedy");
+	jw_num(w, "min_gain_ms", a->adv.min_gain_us / 1e3);
+	jw_num(w, "saving_ms", a->adv.best_saving_us / 1e3);
+	jw_arr(w, "devices", JW_FLAT);
 	for (i = 0; i < a->adv.nbest; i++) {
-		fputs(i ? ", {\"device\": " : "{\"device\": ", f);
-		json_quote(f, dev_label(g, a->adv.best[i], lb, sizeof(lb)));
-		fputs(", \"cumulative_saving_ms\": ", f);
-		json_num(f, a->adv.best_cum_us[i] / 1e3);
-		fputc('}', f);
+		jw_obj(w, NULL, JW_FLAT);
+		jw_str(w, "device", dev_label(g, a->adv.best[i], lb, sizeof(lb)));
+		jw_num(w, "cumulative_saving_ms", a->adv.best_cum_us[i] / 1e3);
+		jw_end(w);
 	}
-	fputs("]},\n  \"problems\": [", f);
-	if (a->cblog) {
-		for (i = 0; i < a->cblog->nprob; i++) {
-			const struct problem *p = &a->cblog->prob[i];
+	jw_end(w);
+	jw_end(w);
+}
 
-			fprintf(f, "%s\n    {\"line\": %d, \"kind\": ", i ? "," : "", p->line);
-			json_quote(f, p->kind);
-			fputs(", \"device\": ", f);
-			json_quote(f, p->dev);
-			fputc('}', f);
-		}
-		if (a->cblog->nprob)
-			fputs("\n  ", f);
-	}
-	fputs("],\n  \"failures\": [", f);
-	if (a->obslog) {
-		int nf = 0;
+static void json_problems(struct jw *w, const struct analysis *a)
+{
+	int i;
 
-		for (i = 0; i < a->obslog->nfail; i++) {
-			const struct failure *fl = &a->obslog->fail[i];
+	jw_arr(w, "problems", JW_BLOCK);
+	for (i = 0; a->cblog && i < a->cblog->nprob; i++) {
+		const struct problem *p = &a->cblog->prob[i];
 
-			if (fl->cycle != a->cycle)
-				continue;
-			fprintf(f, "%s{\"line\": %d, \"device\": ", nf++ ? ", " : "",
-				fl->line);
-			json_quote(f, fl->dev);
-			fprintf(f, ", \"error\": %d, \"message\": ", fl->err);
-			json_quote(f, fl->msg);
-			fputc('}', f);
-		}
+		jw_obj(w, NULL, JW_FLAT);
+		jw_int(w, "line", p->line);
+		jw_str(w, "kind", p->kind);
+		jw_str(w, "device", p->dev);
+		jw_end(w);
 	}
-	fputs("],\n  \"notes\": [", f);
-	for (i = 0; i < g->nnotes; i++) {
-		fputs(i ? ", " : "", f);
-		json_quote(f, g->notes[i].text);
+	jw_end(w);
+	jw_arr(w, "failures", JW_FLAT);
+	for (i = 0; a->obslog && i < a->obslog->nfail; i++) {
+		const struct failure *fl = &a->obslog->fail[i];
+
+		if (fl->cycle != a->cycle)
+			continue;
+		jw_obj(w, NULL, JW_FLAT);
+		jw_int(w, "line", fl->line);
+		jw_str(w, "device", fl->dev);
+		jw_int(w, "error", fl->err);
+		jw_str(w, "message", fl->msg);
+		jw_end(w);
 	}
-	fputs("]\n}\n", f);
+	jw_end(w);
+	jw_arr(w, "notes", JW_FLAT);
+	for (i = 0; i < a->g->nnotes; i++)
+		jw_str(w, NULL, a->g->notes[i].text);
+	jw_end(w);
+}
+
+void report_json(FILE *f, const struct analysis *a)
+{
+	struct jw w = { .f = f, .num_format = JSON_NUM_FORMAT };
+	const struct graph *g = a->g;
+	char lb[300];
+	int i, ncb = 0;
+
+	for (i = 0; i < g->n; i++)
+		if (!g->d[i].placeholder)
+			ncb++;
+	jw_obj(&w, NULL, JW_BLOCK);
+	jw_str(&w, "tool", "pm-async-advise");
+	jw_str(&w, "version", PMADV_VERSION);
+	json_input(&w, a);
+	jw_str(&w, "transition", a->hibernation ? "hibernation" : "suspend");
+	jw_int(&w, "devices", g->n);
+	jw_int(&w, "devices_with_callbacks", ncb);
+	jw_int(&w, "devices_parent_only", g->n - ncb);
+	jw_int(&w, "pm_task_pid", g->pm_pid);
+	jw_num(&w, "duration_scale", a->units.scale);
+	jw_str(&w, "duration_scale_reason", a->units.why);
+	jw_num(&w, "overhead_us", a->sp.overhead_us);
+	jw_int(&w, "slot_limit", a->sp.limit);
+	jw_bool(&w, "links_given", g->links_given);
+	jw_int(&w, "links", g->nlinks);
+	jw_str(&w, "links_from", a->links_from);
+	jw_str(&w, "kernel", a->kernel);
+	jw_str(&w, "kernel_from", a->kernel_from);
+	jw_str(&w, "policy", policy_key[a->sp.stock]);
+	jw_str(&w, "policy_reason", a->policy_why ? a->policy_why : "--policy");
+	jw_arr(&w, "sync_devices", JW_FLAT);
+	for (i = 0; i < g->n; i++)
+		if (!g->d[i].async && !g->d[i].placeholder)
+			jw_str(&w, NULL, dev_label(g, i, lb, sizeof(lb)));
+	jw_end(&w);
+	json_phases(&w, a);
+	json_totals(&w, a);
+	json_advice(&w, a);
+	json_problems(&w, a);
+	jw_end(&w);
+	fputc('\n', f);
 }

@@ -21,6 +21,7 @@
  * library's, shared with pm-async-report.
  */
 #include "cpath.h"
+#include "jsonw.h"
 #include "pmlog.h"
 #include "quote.h"
 #include "stats.h"
@@ -235,7 +236,7 @@ void advice_compute(const struct graph *g, const struct sim_params *p,
 void advice_free(struct advice *a);
 
 /* ------------------------------------------------------------ json.c */
-void json_num(FILE *f, double v);	/* null for NAN */
+#define JSON_NUM_FORMAT	"%.3f"	/* of every time in --json */
 
 /* ------------------------------------------------------------ report.c */
 struct analysis {

@@ -224,22 +224,20 @@ static void cell(char *buf, size_t n, const double *v, int cnt)
 		snprintf(buf, n, "%.1f (+/- %.1f)", mean, sd);
 }
 
-static void json_stats(FILE *f, const double *v, int cnt)
+static void json_stats(struct jw *w, const char *key, const double *v,
+		       int cnt)
 {
 	double mean, sd, med, mn, mx;
 
 	stats_d(v, cnt, &mean, &sd, &med, &mn, &mx);
-	fprintf(f, "{\"n\": %d, \"mean_ms\": ", cnt);
-	json_num(f, mean);
-	fputs(", \"sd_ms\": ", f);
-	json_num(f, sd);
-	fputs(", \"median_ms\": ", f);
-	json_num(f, med);
-	fputs(", \"min_ms\": ", f);
-	json_num(f, mn);
-	fputs(", \"max_ms\": ", f);
-	json_num(f, mx);
-	fputc('}', f);
+	jw_obj(w, key, JW_FLAT);
+	jw_int(w, "n", cnt);
+	jw_num(w, "mean_ms", mean);
+	jw_num(w, "sd_ms", sd);
+	jw_num(w, "median_ms", med);
+	jw_num(w, "min_ms", mn);
+	jw_num(w, "max_ms", mx);
+	jw_end(w);
 }
 
 static void print_text(struct label *L, int nl)
@@ -338,60 +336,66 @@ static void print_text(struct label *L, int nl)
 
 static void print_json(struct label *L, int nl, int limit)
 {
+	struct jw w = { .f = stdout, .num_format = JSON_NUM_FORMAT };
 	int l, c, k, s;
 
-	printf("{\n  \"tool\": \"pm-async-advise\",\n  \"version\": \"%s\",\n",
-	       PMADV_VERSION);
-	printf("  \"mode\": \"summarize\",\n  \"slot_limit\": %d,\n  \"labels\": [", limit);
+	jw_obj(&w, NULL, JW_BLOCK);
+	jw_str(&w, "tool", "pm-async-advise");
+	jw_str(&w, "version", PMADV_VERSION);
+	jw_str(&w, "mode", "summarize");
+	jw_int(&w, "slot_limit", limit);
+	jw_arr(&w, "labels", JW_BLOCK);
 	for (l = 0; l < nl; l++) {
-		printf("%s\n    {\"label\": ", l ? "," : "");
-		json_quote(stdout, L[l].name);
-		printf(", \"logs\": [");
-		for (k = 0; k < L[l].nlogs; k++) {
-			printf(k ? ", " : "");
-			json_quote(stdout, L[l].logs[k]);
-		}
-		printf("], \"cycles\": %d, \"good_cycles\": %d", L[l].cycles, L[l].n);
-		printf(", \"failed_cycles\": %d, \"bad_logs\": %d", L[l].failed, L[l].bad_logs);
-		for (c = 0; c < 2; c++) {
-			printf(", \"%s\": ", col_name(c));
-			json_stats(stdout, L[l].v[c], L[l].n);
-		}
-		printf(", \"phases\": {");
-		for (c = 2; c < NCOL; c++) {
-			printf("%s\"%s\": ", c > 2 ? ", " : "", col_name(c));
-			json_stats(stdout, L[l].v[c], L[l].n);
-		}
-		printf("}, \"bound_ms\": {");
-		for (s = 0; s < 2; s++) {
-			printf("%s\"%s\": ", s ? ", " : "", col_name(s));
-			json_stats(stdout, L[l].bound[s], L[l].nb);
-		}
-		printf("}, \"critical_path\": {");
+		jw_obj(&w, NULL, JW_FLAT);
+		jw_str(&w, "label", L[l].name);
+		jw_arr(&w, "logs", JW_FLAT);
+		for (k = 0; k < L[l].nlogs; k++)
+			jw_str(&w, NULL, L[l].logs[k]);
+		jw_end(&w);
+		jw_int(&w, "cycles", L[l].cycles);
+		jw_int(&w, "good_cycles", L[l].n);
+		jw_int(&w, "failed_cycles", L[l].failed);
+		jw_int(&w, "bad_logs", L[l].bad_logs);
+		for (c = 0; c < 2; c++)
+			json_stats(&w, col_name(c), L[l].v[c], L[l].n);
+		jw_obj(&w, "phases", JW_FLAT);
+		for (c = 2; c < NCOL; c++)
+			json_stats(&w, col_name(c), L[l].v[c], L[l].n);
+		jw_end(&w);
+		jw_obj(&w, "bound_ms", JW_FLAT);
+		for (s = 0; s < 2; s++)
+			json_stats(&w, col_name(s), L[l].bound[s], L[l].nb);
+		jw_end(&w);
+		jw_obj(&w, "critical_path", JW_FLAT);
 		for (s = 0; s < 2; s++) {
 			int cnt;
 			const char *ch = mode_chain(&L[l], s, &cnt);
 
-			printf("%s\"%s\": {\"chain\": ", s ? ", " : "", col_name(s));
-			json_quote(stdout, ch);
-			printf(", \"cycles\": %d, \"of\": %d}", cnt, L[l].ncp[s]);
+			jw_obj(&w, col_name(s), JW_FLAT);
+			jw_str(&w, "chain", ch);
+			jw_int(&w, "cycles", cnt);
+			jw_int(&w, "of", L[l].ncp[s]);
+			jw_end(&w);
 		}
-		printf("}, \"errors\": [");
+		jw_end(&w);
+		jw_arr(&w, "errors", JW_FLAT);
 		for (k = 0; k < L[l].nerr; k++) {
 			struct serr *e = &L[l].err[k];
 
-			printf("%s{\"log\": ", k ? ", " : "");
-			json_quote(stdout, e->log);
-			printf(", \"cycle\": %d, \"line\": %d, \"device\": ", e->cycle,
-			       e->line);
-			json_quote(stdout, e->dev);
-			printf(", \"message\": ");
-			json_quote(stdout, e->msg);
-			printf("}");
+			jw_obj(&w, NULL, JW_FLAT);
+			jw_str(&w, "log", e->log);
+			jw_int(&w, "cycle", e->cycle);
+			jw_int(&w, "line", e->line);
+			jw_str(&w, "device", e->dev);
+			jw_str(&w, "message", e->msg);
+			jw_end(&w);
 		}
-		printf("]}");
+		jw_end(&w);
+		jw_end(&w);
 	}
-	printf("\n  ]\n}\n");
+	jw_end(&w);
+	jw_end(&w);
+	putchar('\n');
 }
 
 int summarize_main(int argc, char **argv)

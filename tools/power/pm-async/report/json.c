@@ -1,98 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The numbers of the tables, machine-readable.  Hand-written JSON: a tiny
- * writer that tracks where commas go, strings escaped by json_quote()
- * (lib/quote.c: valid UTF-8 whatever the input's header values hold), and
- * null for values that do not exist (NaN is not JSON).
+ * The numbers of the tables, machine-readable, through lib/jsonw.c (the
+ * writer pm-async-advise uses too): strings valid UTF-8 whatever the
+ * input's header values hold, null for values that do not exist.
  */
 #include <math.h>
 #include <string.h>
 
+#include "jsonw.h"
 #include "report.h"
-
-#define JW_DEPTH 16
-
-struct jw {
-	FILE *f;
-	int depth;
-	int count[JW_DEPTH];	/* members written at each level */
-	int keyed;		/* a key was just written */
-};
-
-static void jw_sep(struct jw *w)
-{
-	if (w->keyed) {
-		w->keyed = 0;
-		return;
-	}
-	if (w->count[w->depth]++)
-		fputc(',', w->f);
-	if (w->depth)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-}
-
-static void jw_open(struct jw *w, char ch)
-{
-	jw_sep(w);
-	fputc(ch, w->f);
-	w->count[++w->depth] = 0;
-}
-
-static void jw_close(struct jw *w, char ch)
-{
-	int had = w->count[w->depth--];
-
-	if (had)
-		fprintf(w->f, "\n%*s", 2 * w->depth, "");
-	fputc(ch, w->f);
-}
-
-static void jw_key(struct jw *w, const char *key)
-{
-	jw_sep(w);
-	json_quote(w->f, key);
-	fputs(": ", w->f);
-	w->keyed = 1;
-}
-
-static void jw_str(struct jw *w, const char *key, const char *val)
-{
-	if (key)
-		jw_key(w, key);
-	jw_sep(w);
-	if (val)
-		json_quote(w->f, val);
-	else
-		fputs("null", w->f);
-}
-
-static void jw_num(struct jw *w, const char *key, double v)
-{
-	jw_key(w, key);
-	jw_sep(w);
-	if (isnan(v) || isinf(v))
-		fputs("null", w->f);
-	else
-		fprintf(w->f, "%.10g", v);
-}
-
-static void jw_obj(struct jw *w, const char *key)
-{
-	if (key)
-		jw_key(w, key);
-	jw_open(w, '{');
-}
 
 static void json_stats(struct jw *w, const char *key, const struct stats *st)
 {
-	jw_obj(w, key);
+	jw_obj(w, key, JW_BLOCK);
 	jw_num(w, "n", st->n);
 	jw_num(w, "mean", st->mean);
 	jw_num(w, "sd", st->sd);
 	jw_num(w, "median", st->median);
 	jw_num(w, "min", st->min);
 	jw_num(w, "max", st->max);
-	jw_close(w, '}');
+	jw_end(w);
 }
 
 static void json_row(struct jw *w, const struct row *r)
@@ -101,7 +28,7 @@ static void json_row(struct jw *w, const struct row *r)
 	int s;
 
 	snprintf(key, sizeof(key), "%s/%s", r->mode, r->kernel);
-	jw_obj(w, key);
+	jw_obj(w, key, JW_BLOCK);
 	jw_str(w, "label", row_label(r, key, sizeof(key)));
 	jw_str(w, "version", r->versions);
 	jw_num(w, "cycles", r->n);
@@ -111,17 +38,17 @@ static void json_row(struct jw *w, const struct row *r)
 	json_stats(w, "resume_ms", &r->side[SIDE_RESUME]);
 	json_stats(w, "suspend_ratio", &r->ratio[SIDE_SUSPEND]);
 	json_stats(w, "resume_ratio", &r->ratio[SIDE_RESUME]);
-	jw_obj(w, "phases");
+	jw_obj(w, "phases", JW_BLOCK);
 	for (s = 0; s < NSLOT; s++) {
-		jw_obj(w, r->phname[s]);
+		jw_obj(w, r->phname[s], JW_BLOCK);
 		jw_num(w, "mean", r->phase[s].mean);
 		jw_num(w, "sd", r->phase[s].sd);
-		jw_close(w, '}');
+		jw_end(w);
 	}
-	jw_close(w, '}');
+	jw_end(w);
 	jw_num(w, "bound_suspend_ms", r->bound[SIDE_SUSPEND].mean);
 	jw_num(w, "bound_resume_ms", r->bound[SIDE_RESUME].mean);
-	jw_close(w, '}');
+	jw_end(w);
 }
 
 static void json_summary(struct jw *w, const struct profile *p)
@@ -129,20 +56,20 @@ static void json_summary(struct jw *w, const struct profile *p)
 	char key[256];
 	int i;
 
-	jw_obj(w, "summary");
+	jw_obj(w, "summary", JW_BLOCK);
 	jw_num(w, "patched_over_stock_suspend", p->over_stock[SIDE_SUSPEND]);
 	jw_num(w, "patched_over_stock_resume", p->over_stock[SIDE_RESUME]);
-	jw_obj(w, "time_over_bound");
+	jw_obj(w, "time_over_bound", JW_BLOCK);
 	for (i = 0; i < p->nrow; i++) {
 		const struct row *r = &p->row[i];
 
 		snprintf(key, sizeof(key), "%s/%s", r->mode, r->kernel);
-		jw_obj(w, key);
+		jw_obj(w, key, JW_BLOCK);
 		jw_num(w, "suspend", r->ratio[SIDE_SUSPEND].mean);
 		jw_num(w, "resume", r->ratio[SIDE_RESUME].mean);
-		jw_close(w, '}');
+		jw_end(w);
 	}
-	jw_close(w, '}');
+	jw_end(w);
 	if (p->bound_row) {
 		snprintf(key, sizeof(key), "%s/%s", p->bound_row->mode,
 			 p->bound_row->kernel);
@@ -150,65 +77,64 @@ static void json_summary(struct jw *w, const struct profile *p)
 	} else {
 		jw_str(w, "bound_row", NULL);
 	}
-	jw_close(w, '}');
+	jw_end(w);
 }
 
 static void json_cp(struct jw *w, const struct profile *p)
 {
 	int side, s, i;
 
-	jw_obj(w, "critical_path");
+	jw_obj(w, "critical_path", JW_BLOCK);
 	for (side = 0; side < 2; side++) {
 		const struct cycle *c = p->cp_cyc[side];
 
 		for (s = 3 * side; c && s < 3 * side + 3; s++) {
-			jw_key(w, cycle_phase_name(c, s));
-			jw_open(w, '[');
+			jw_arr(w, cycle_phase_name(c, s), JW_BLOCK);
 			for (i = 0; i < c->nchain[s]; i++)
 				jw_str(w, NULL, c->dev[c->chain[s][i]].name);
-			jw_close(w, ']');
+			jw_end(w);
 		}
 	}
-	jw_close(w, '}');
-	jw_obj(w, "critical_path_cycle");
+	jw_end(w);
+	jw_obj(w, "critical_path_cycle", JW_BLOCK);
 	for (side = 0; side < 2; side++) {
 		const struct cycle *c = p->cp_cyc[side];
 
 		if (!c)
 			continue;
-		jw_obj(w, side ? "resume" : "suspend");
+		jw_obj(w, side ? "resume" : "suspend", JW_BLOCK);
 		jw_str(w, "kernel", c->kernel);
 		jw_str(w, "mode", c->mode);
 		jw_num(w, "cycle", c->number);
 		jw_str(w, "file", c->file);
 		jw_num(w, "line", c->line);
 		jw_num(w, "complete", c->complete);
-		jw_close(w, '}');
+		jw_end(w);
 	}
-	jw_close(w, '}');
+	jw_end(w);
 }
 
 static void json_profile(struct jw *w, const struct profile *p)
 {
 	int i;
 
-	jw_obj(w, p->name);
+	jw_obj(w, p->name, JW_BLOCK);
 	jw_str(w, "version", p->versions);
 	jw_num(w, "cycles", p->ncycles);
 	jw_num(w, "incomplete", p->incomplete);
 	jw_num(w, "violations", p->violations);
-	jw_obj(w, "rows");
+	jw_obj(w, "rows", JW_BLOCK);
 	for (i = 0; i < p->nrow; i++)
 		json_row(w, &p->row[i]);
-	jw_close(w, '}');
+	jw_end(w);
 	json_summary(w, p);
 	json_cp(w, p);
-	jw_close(w, '}');
+	jw_end(w);
 }
 
 static void json_dstat(struct jw *w, const struct dstat *d)
 {
-	jw_obj(w, NULL);
+	jw_obj(w, NULL, JW_BLOCK);
 	if (d->name) {
 		jw_str(w, "device", d->name);
 		jw_str(w, "parent", *d->parent ? d->parent : NULL);
@@ -219,7 +145,7 @@ static void json_dstat(struct jw *w, const struct dstat *d)
 	jw_num(w, "worst_ms", d->worst);
 	jw_num(w, "best_ms", d->best);
 	jw_num(w, "spread_ms", d->worst - d->best);
-	jw_close(w, '}');
+	jw_end(w);
 }
 
 static void json_devstats(struct jw *w, const char *key,
@@ -227,21 +153,19 @@ static void json_devstats(struct jw *w, const char *key,
 {
 	int i;
 
-	jw_obj(w, key);
+	jw_obj(w, key, JW_BLOCK);
 	jw_num(w, "cycles", ds->ncycles);
 	jw_num(w, "incomplete", ds->incomplete);
 	jw_str(w, "spread", "worst - best");
-	jw_key(w, "phases");
-	jw_open(w, '[');
+	jw_arr(w, "phases", JW_BLOCK);
 	for (i = 0; i < ds->nph; i++)
 		json_dstat(w, &ds->ph[i]);
-	jw_close(w, ']');
-	jw_key(w, "devices");
-	jw_open(w, '[');
+	jw_end(w);
+	jw_arr(w, "devices", JW_BLOCK);
 	for (i = 0; i < ds->n; i++)
 		json_dstat(w, &ds->d[i]);
-	jw_close(w, ']');
-	jw_close(w, '}');
+	jw_end(w);
+	jw_end(w);
 }
 
 /* @ds: also the statistics per device and phase (--stats), or NULL */
@@ -250,17 +174,17 @@ void print_json(FILE *out, const struct summary *s, const struct devstats *ds)
 	struct jw w = { .f = out };
 	int i;
 
-	jw_obj(&w, NULL);
+	jw_obj(&w, NULL, JW_BLOCK);
 	jw_str(&w, "tool", "pm-async-report");
 	jw_str(&w, "version", s->versions);
 	jw_num(&w, "limit", s->limit);
-	jw_obj(&w, "profiles");
+	jw_obj(&w, "profiles", JW_BLOCK);
 	for (i = 0; i < s->nprof; i++)
 		json_profile(&w, &s->prof[i]);
-	jw_close(&w, '}');
+	jw_end(&w);
 	if (ds)
 		json_devstats(&w, "device_stats", ds);
-	jw_close(&w, '}');
+	jw_end(&w);
 	fputc('\n', out);
 }
 
@@ -269,7 +193,7 @@ static void json_moved(struct jw *w, const struct dstat *a,
 {
 	const struct dstat *d = a ? a : b;
 
-	jw_obj(w, NULL);
+	jw_obj(w, NULL, JW_BLOCK);
 	if (d->name) {
 		jw_str(w, "device", d->name);
 		jw_str(w, "parent", *d->parent ? d->parent : NULL);
@@ -280,21 +204,19 @@ static void json_moved(struct jw *w, const struct dstat *a,
 	jw_num(w, "b_median_ms", b ? b->median : NAN);
 	jw_num(w, "b_n", b ? b->n : 0);
 	jw_num(w, "change_ms", (b ? b->median : 0) - (a ? a->median : 0));
-	jw_key(w, "moved");
-	jw_sep(w);
-	fputs(dstat_moved(a, b, thr) ? "true" : "false", w->f);
-	jw_close(w, '}');
+	jw_bool(w, "moved", dstat_moved(a, b, thr));
+	jw_end(w);
 }
 
 /* rows of @a and @b (phase totals or devices), each once; moved only? */
-static void json_rows(struct jw *w, const struct devstats *a,
+static void json_rows(struct jw *w, const char *key, const struct devstats *a,
 		      const struct devstats *b, int phases, double thr)
 {
 	const struct dstat *ra = phases ? a->ph : a->d;
 	const struct dstat *rb = phases ? b->ph : b->d;
 	int na = phases ? a->nph : a->n, nb = phases ? b->nph : b->n, i;
 
-	jw_open(w, '[');
+	jw_arr(w, key, JW_BLOCK);
 	for (i = 0; i < na + nb; i++) {
 		const struct dstat *x = i < na ? &ra[i] : NULL;
 		const struct dstat *y = x ? dstat_find(b, x) : &rb[i - na];
@@ -304,7 +226,7 @@ static void json_rows(struct jw *w, const struct devstats *a,
 			continue;
 		json_moved(w, x, y, thr);
 	}
-	jw_close(w, ']');
+	jw_end(w);
 }
 
 /* --compare A B --json FILE: the phases and the devices that moved */
@@ -314,17 +236,15 @@ void print_compare_json(FILE *out, const struct devstats *a,
 {
 	struct jw w = { .f = out };
 
-	jw_obj(&w, NULL);
+	jw_obj(&w, NULL, JW_BLOCK);
 	jw_str(&w, "tool", "pm-async-report");
 	jw_num(&w, "threshold_ms", thr);
 	jw_str(&w, "a", alabel);
 	jw_num(&w, "a_cycles", a->ncycles);
 	jw_str(&w, "b", blabel);
 	jw_num(&w, "b_cycles", b->ncycles);
-	jw_key(&w, "phases");
-	json_rows(&w, a, b, 1, thr);
-	jw_key(&w, "moved_devices");
-	json_rows(&w, a, b, 0, thr);
-	jw_close(&w, '}');
+	json_rows(&w, "phases", a, b, 1, thr);
+	json_rows(&w, "moved_devices", a, b, 0, thr);
+	jw_end(&w);
 	fputc('\n', out);
 }

@@ -446,6 +446,52 @@ static void test_cpath_lib(void)
 	cp_graph_free(&g);
 }
 
+static int json_ok(const char *s);
+
+/* lib/jsonw.c, the writer of both tools: block and flat, null for NaN. */
+static void test_jsonw_lib(void)
+{
+	static const char want[] =
+		"{\n  \"a\": 1.500,\n  \"b\": [\n    {\"n\": 2, \"x\": null, \"e\": []},\n"
+		"    {\"s\": \"q\\\"\", \"t\": true}\n  ],\n  \"c\": {},\n  \"d\": [\"x\", null]\n}";
+	struct jw w = { .num_format = "%.3f" };
+	char *buf = NULL;
+	size_t len = 0;
+
+	w.f = open_memstream(&buf, &len);
+	if (!w.f) {
+		ok(0, "jsonw: open_memstream");
+		return;
+	}
+	jw_obj(&w, NULL, JW_BLOCK);
+	jw_num(&w, "a", 1.5);
+	jw_arr(&w, "b", JW_BLOCK);
+	jw_obj(&w, NULL, JW_FLAT);
+	jw_int(&w, "n", 2);
+	jw_num(&w, "x", NAN);
+	jw_arr(&w, "e", JW_BLOCK);	/* flat inside a flat one */
+	jw_end(&w);
+	jw_end(&w);
+	jw_obj(&w, NULL, JW_FLAT);
+	jw_str(&w, "s", "q\"");
+	jw_bool(&w, "t", 7);
+	jw_end(&w);
+	jw_end(&w);
+	jw_obj(&w, "c", JW_BLOCK);
+	jw_end(&w);
+	jw_arr(&w, "d", JW_FLAT);
+	jw_str(&w, NULL, "x");
+	jw_str(&w, NULL, NULL);
+	jw_end(&w);
+	jw_end(&w);
+	fclose(w.f);
+	ok(buf && !strcmp(buf, want) && json_ok(buf),
+	   "jsonw: block and flat containers, commas, null for NaN and NULL");
+	if (buf && strcmp(buf, want))
+		diag("got: %s", buf);
+	free(buf);
+}
+
 /*
  * Slots: A (10 ms) with children B, C (1 ms), unrelated D (1 ms), all async,
  * 2 slots, resume walk A, B, C, D.
@@ -2697,6 +2743,7 @@ int main(int argc, char **argv)
 	test_sim_seed();
 	test_sim_slots();
 	test_cpath_lib();
+	test_jsonw_lib();
 	test_policy_seed();
 	test_policy_first_child();
 	test_policy_links();
