@@ -28,7 +28,6 @@
 #include "strmap.h"
 #include "xalloc.h"
 
-extern const char *const phase_key[NPHASES];	/* JSON / profile keys */
 
 /* ------------------------------------------------------------ util.c */
 __printf(1, 2) char *xasprintf(const char *fmt, ...);

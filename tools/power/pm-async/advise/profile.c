@@ -127,15 +127,6 @@ int profile_write(const struct graph *g, FILE *f, double scale,
 	return ferror(f) ? -1 : 0;
 }
 
-static const struct {
-	const char *key;
-	int ph;
-} time_keys[] = {
-	{ "suspend", PH_SUSPEND }, { "resume", PH_RESUME },
-	{ "suspend_late", PH_SUSPEND_LATE }, { "resume_early", PH_RESUME_EARLY },
-	{ "suspend_noirq", PH_SUSPEND_NOIRQ }, { "resume_noirq", PH_RESUME_NOIRQ },
-};
-
 /*
  * Read a lab topology.  Every device has every callback (the lab's devices
  * do), the list order is the file order: resume phases walk it forward,
@@ -192,8 +183,6 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 		}
 		while ((tok = strtok_r(NULL, " \t", &save))) {
 			char *eq = strchr(tok, '='), *end;
-			size_t k;
-			int known = 0;
 
 			if (!eq) {
 				snprintf(err, errlen, "%s:%d: expected KEY=VALUE, got '%s'",
@@ -233,20 +222,18 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 				async = eq[0] == '1';
 				continue;
 			}
-			for (k = 0; k < ARRAY_SIZE(time_keys); k++) {
-				if (strcmp(tok, time_keys[k].key))
-					continue;
-				vals[time_keys[k].ph] = strtol(eq, &end, 10);
-				if (!*eq || *end || vals[time_keys[k].ph] < 0) {
+			ph = phase_from_key(tok);
+			if (ph >= 0) {
+				vals[ph] = strtol(eq, &end, 10);
+				if (!*eq || *end || vals[ph] < 0) {
 					snprintf(err, errlen, "%s:%d: bad number '%s'",
 						 name, lineno, eq);
 					rc = -1;
 				}
-				known = 1;
 			}
 			if (rc)
 				break;
-			if (!known) {
+			if (ph < 0) {
 				snprintf(err, errlen, "%s:%d: unknown key '%s'", name,
 					 lineno, tok);
 				rc = -1;

@@ -6,11 +6,6 @@
 
 const char *const xalloc_name = "pm-async-advise";
 
-const char *const phase_key[NPHASES] = {
-	"suspend", "suspend_late", "suspend_noirq",
-	"resume_noirq", "resume_early", "resume",
-};
-
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;

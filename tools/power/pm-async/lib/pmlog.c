@@ -48,22 +48,106 @@ static int starts(const char *s, const char *pfx)
 	return !strncmp(s, pfx, strlen(pfx));
 }
 
-/* verb classes, as printed by pm_verb() */
+const char *const phase_key[NPHASES] = {
+	"suspend", "suspend_late", "suspend_noirq",
+	"resume_noirq", "resume_early", "resume",
+};
+
+static const char *const phase_names[NFAM][NPHASES] = {
+	[FAM_SUSPEND] = { "suspend", "suspend_late", "suspend_noirq",
+			  "resume_noirq", "resume_early", "resume" },
+	[FAM_FREEZE] = { "freeze", "freeze_late", "freeze_noirq",
+			 "thaw_noirq", "thaw_early", "thaw" },
+	[FAM_POWEROFF] = { "poweroff", "poweroff_late", "poweroff_noirq",
+			   "restore_noirq", "restore_early", "restore" },
+};
+
+const char *phase_name(int fam, int ph)
+{
+	return phase_names[fam < 0 ? FAM_SUSPEND : fam][ph];
+}
+
+/**
+ * phase_lookup() - the family and phase of a dev_pm_ops callback name
+ * @name: "suspend_late", "thaw_noirq", ...
+ * @fam: gets its family (-1 for prepare and complete)
+ * @ph: gets its phase (-1 for prepare and complete: valid, not measured)
+ *
+ * Return: 0, or -1 if @name is no callback of dev_pm_ops.
+ */
+int phase_lookup(const char *name, int *fam, int *ph)
+{
+	int f, s;
+
+	if (!strcmp(name, "prepare") || !strcmp(name, "complete")) {
+		*fam = -1;
+		*ph = -1;
+		return 0;
+	}
+	for (f = 0; f < NFAM; f++) {
+		for (s = 0; s < NPHASES; s++) {
+			if (!strcmp(name, phase_names[f][s])) {
+				*fam = f;
+				*ph = s;
+				return 0;
+			}
+		}
+	}
+	return -1;
+}
+
+int phase_from_key(const char *key)
+{
+	int ph;
+
+	for (ph = 0; ph < NPHASES; ph++)
+		if (!strcmp(key, phase_key[ph]))
+			return ph;
+	return -1;
+}
+
+/**
+ * pm_verb_lookup() - what a verb of the kernel's pm_verb() runs
+ * @verb: "suspend", "freeze", "quiesce", "hibernate", "poweroff", "resume",
+ *	  "thaw", "recover" or "restore"
+ * @fam: gets the family of the callbacks (or NULL)
+ * @resume: gets 1 for a resume side's verb, 0 for a suspend side's (or NULL)
+ *
+ * Return: 0, or -1 if @verb is none of these.
+ */
+int pm_verb_lookup(const char *verb, int *fam, int *resume)
+{
+	static const struct {
+		const char *verb;
+		int fam, resume;
+	} verbs[] = {
+		{ "suspend", FAM_SUSPEND, 0 }, { "resume", FAM_SUSPEND, 1 },
+		{ "freeze", FAM_FREEZE, 0 }, { "quiesce", FAM_FREEZE, 0 },
+		{ "thaw", FAM_FREEZE, 1 }, { "recover", FAM_FREEZE, 1 },
+		{ "hibernate", FAM_POWEROFF, 0 },
+		{ "poweroff", FAM_POWEROFF, 0 },
+		{ "restore", FAM_POWEROFF, 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
+		if (strcmp(verb, verbs[i].verb))
+			continue;
+		if (fam)
+			*fam = verbs[i].fam;
+		if (resume)
+			*resume = verbs[i].resume;
+		return 0;
+	}
+	return -1;
+}
+
+/* verb classes: 1 suspend side, 2 resume side, 0 not a verb */
 static int verb_side(const char *v)
 {
-	static const char *const sus[] = { "suspend", "freeze", "quiesce",
-					   "hibernate", "poweroff", NULL };
-	static const char *const res[] = { "resume", "thaw", "restore",
-					   "recover", NULL };
-	int i;
+	int resume;
 
-	for (i = 0; sus[i]; i++)
-		if (!strcmp(v, sus[i]))
-			return 1;
-	for (i = 0; res[i]; i++)
-		if (!strcmp(v, res[i]))
-			return 2;
-	return 0;
+	return pm_verb_lookup(v, NULL, &resume) ? 0 : 1 + resume;
 }
 
 int phase_of_boundary(const char *info, const char *verb, char *canon,

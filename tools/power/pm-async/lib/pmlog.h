@@ -39,6 +39,18 @@ static inline int phase_is_suspend(int ph)
 	return ph >= PH_SUSPEND && ph <= PH_SUSPEND_NOIRQ;
 }
 
+/*
+ * The callback families of dev_pm_ops a transition's side runs:
+ * suspend/resume, freeze/thaw or poweroff/restore.
+ */
+enum pm_family { FAM_SUSPEND, FAM_FREEZE, FAM_POWEROFF, NFAM };
+
+extern const char *const phase_key[NPHASES];	/* "suspend" ... "resume" */
+const char *phase_name(int fam, int ph);	/* "freeze_late"; fam < 0: suspend */
+int phase_lookup(const char *name, int *fam, int *ph);
+int phase_from_key(const char *key);	/* phase_key[] index, -1 */
+int pm_verb_lookup(const char *verb, int *fam, int *resume);
+
 enum { FMT_OLD = 1, FMT_NEW = 2, FMT_FTRACE = 4, FMT_JOURNAL = 8 };
 
 struct cbrec {			/* one callback: calling + returned */

@@ -27,19 +27,9 @@
 /* the callback family of a phase verb of dpm_show_time() */
 static int verb_family(const char *verb)
 {
-	static const char *const freeze[] = { "freeze", "quiesce", "thaw",
-					      "recover" };
-	static const char *const poweroff[] = { "hibernate", "poweroff",
-						"restore" };
-	size_t i;
+	int fam;
 
-	for (i = 0; i < ARRAY_SIZE(freeze); i++)
-		if (!strcmp(verb, freeze[i]))
-			return FAM_FREEZE;
-	for (i = 0; i < ARRAY_SIZE(poweroff); i++)
-		if (!strcmp(verb, poweroff[i]))
-			return FAM_POWEROFF;
-	return FAM_SUSPEND;
+	return pm_verb_lookup(verb, &fam, NULL) ? FAM_SUSPEND : fam;
 }
 
 static void hdr_add(struct cycle *c, int *cap, const char *key,

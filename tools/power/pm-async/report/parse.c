@@ -197,13 +197,8 @@ static int topo_suppliers(struct parser *p, struct dev *d, char *list)
 
 static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
 {
-	static const char *const times[] = {
-		"suspend", "resume", "suspend_late", "resume_early",
-		"suspend_noirq", "resume_noirq",
-	};
 	long long num;
 	int fam, slot;
-	size_t i;
 
 	if (!strcmp(key, "parent")) {
 		d->parent = find_dev(p, val);
@@ -231,9 +226,7 @@ static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
 			return perr(p, p->line, "bad fail phase '%s'", val);
 		return 0;
 	}
-	for (i = 0; i < ARRAY_SIZE(times); i++) {
-		if (strcmp(key, times[i]))
-			continue;
+	if (phase_from_key(key) >= 0) {
 		if (parse_ll(val, &num) || num < 0)
 			return perr(p, p->line, "bad time '%s=%s'", key, val);
 		return 0;
@@ -396,35 +389,20 @@ static int parse_report(struct parser *p, char *line)
 /* Phase words of dpm_show_time(): "[noirq|late|early] VERB". */
 static int pm_phase(const char *w1, const char *w2, int *fam, int *slot)
 {
-	static const struct {
-		const char *verb;
-		int fam, resume;
-	} verbs[] = {
-		{ "suspend", FAM_SUSPEND, 0 }, { "resume", FAM_SUSPEND, 1 },
-		{ "freeze", FAM_FREEZE, 0 }, { "quiesce", FAM_FREEZE, 0 },
-		{ "thaw", FAM_FREEZE, 1 }, { "recover", FAM_FREEZE, 1 },
-		{ "hibernate", FAM_POWEROFF, 0 },
-		{ "poweroff", FAM_POWEROFF, 0 },
-		{ "restore", FAM_POWEROFF, 1 },
-	};
 	const char *verb = w2 ? w2 : w1, *level = w2 ? w1 : "";
-	size_t i;
+	int resume;
 
-	for (i = 0; i < ARRAY_SIZE(verbs); i++) {
-		if (strcmp(verb, verbs[i].verb))
-			continue;
-		*fam = verbs[i].fam;
-		if (!*level)
-			*slot = verbs[i].resume ? 5 : 0;
-		else if (!strcmp(level, "noirq"))
-			*slot = verbs[i].resume ? 3 : 2;
-		else if (!strcmp(level, verbs[i].resume ? "early" : "late"))
-			*slot = verbs[i].resume ? 4 : 1;
-		else
-			return -1;
-		return 0;
-	}
-	return -1;
+	if (pm_verb_lookup(verb, fam, &resume))
+		return -1;
+	if (!*level)
+		*slot = resume ? PH_RESUME : PH_SUSPEND;
+	else if (!strcmp(level, "noirq"))
+		*slot = resume ? PH_RESUME_NOIRQ : PH_SUSPEND_NOIRQ;
+	else if (!strcmp(level, resume ? "early" : "late"))
+		*slot = resume ? PH_RESUME_EARLY : PH_SUSPEND_LATE;
+	else
+		return -1;
+	return 0;
 }
 
 /*

@@ -29,10 +29,9 @@
 
 /*
  * The callback names of a slot depend on the transition: a side uses one
- * "family" of dev_pm_ops callbacks (suspend/resume, freeze/thaw or
- * poweroff/restore), chosen by the first measured line of that side.
+ * family of dev_pm_ops callbacks (enum pm_family, lib/pmlog.h: a slot is
+ * a PH_* phase), chosen by the first measured line of that side.
  */
-enum family { FAM_SUSPEND, FAM_FREEZE, FAM_POWEROFF, NFAM };
 
 #define DEFAULT_LIMIT	256	/* async workqueue concurrency in 6.12 */
 #define AGGREGATE_MIN	200	/* SVG aggregates above this many devices */
@@ -113,6 +112,7 @@ struct input {
 };
 
 /* util.c */
+#include "pmlog.h"
 #include "quote.h"
 #include "xalloc.h"
 int parse_ll(const char *s, long long *v);
@@ -120,8 +120,6 @@ int valid_name(const char *s);
 int nametab_find(const struct nametab *t, const struct dev *dev,
 		 const char *name);
 void nametab_add(struct nametab *t, const struct dev *dev, int idx);
-const char *phase_name(int fam, int slot);
-int phase_lookup(const char *name, int *fam, int *slot);
 const char *cycle_phase_name(const struct cycle *c, int slot);
 const char *hdr_get(const struct cycle *c, const char *key);
 int sel_valid(const char *sel);

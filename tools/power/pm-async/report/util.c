@@ -85,45 +85,6 @@ void nametab_add(struct nametab *t, const struct dev *dev, int idx)
 	t->n++;
 }
 
-static const char *const phase_names[NFAM][NSLOT] = {
-	[FAM_SUSPEND] = { "suspend", "suspend_late", "suspend_noirq",
-			  "resume_noirq", "resume_early", "resume" },
-	[FAM_FREEZE] = { "freeze", "freeze_late", "freeze_noirq",
-			 "thaw_noirq", "thaw_early", "thaw" },
-	[FAM_POWEROFF] = { "poweroff", "poweroff_late", "poweroff_noirq",
-			   "restore_noirq", "restore_early", "restore" },
-};
-
-const char *phase_name(int fam, int slot)
-{
-	return phase_names[fam < 0 ? FAM_SUSPEND : fam][slot];
-}
-
-/*
- * Map a dev_pm_ops callback name to its family and slot.  prepare and
- * complete are valid but not measured: slot -1.  Returns -1 if unknown.
- */
-int phase_lookup(const char *name, int *fam, int *slot)
-{
-	int f, s;
-
-	if (!strcmp(name, "prepare") || !strcmp(name, "complete")) {
-		*fam = -1;
-		*slot = -1;
-		return 0;
-	}
-	for (f = 0; f < NFAM; f++) {
-		for (s = 0; s < NSLOT; s++) {
-			if (!strcmp(name, phase_names[f][s])) {
-				*fam = f;
-				*slot = s;
-				return 0;
-			}
-		}
-	}
-	return -1;
-}
-
 const char *cycle_phase_name(const struct cycle *c, int slot)
 {
 	return phase_name(c->fam[slot_side(slot)], slot);
