@@ -98,7 +98,7 @@ void cycle_free(struct cycle *c)
 		free(c->chain[i]);
 	free(c->hdr);
 	free(c->dev);
-	free(c->names.slot);
+	strmap_free(&c->names);
 	free(c->cb);
 	free(c);
 }
@@ -174,7 +174,7 @@ static int parse_header(struct parser *p, char *args)
 
 static int find_dev(struct parser *p, const char *name)
 {
-	return nametab_find(&p->cur->names, p->cur->dev, name);
+	return strmap_get(&p->cur->names, name, -1);
 }
 
 static int topo_suppliers(struct parser *p, struct dev *d, char *list)
@@ -274,7 +274,7 @@ static int parse_topology(struct parser *p, char *line)
 			return -1;
 	}
 	d->depth = d->parent < 0 ? 0 : c->dev[d->parent].depth + 1;
-	nametab_add(&c->names, c->dev, c->ndev - 1);
+	strmap_set(&c->names, d->name, c->ndev - 1);
 	return 0;
 }
 

@@ -17,6 +17,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "strmap.h"
+
 /*
  * A transition has six measured phases ("slots"): three on the suspend
  * side, three on the resume side, in the order they run.  prepare and
@@ -64,12 +66,6 @@ struct kv {
 	char *val;
 };
 
-struct nametab {
-	int *slot;		/* device index + 1, 0 = empty */
-	unsigned int cap;
-	unsigned int n;
-};
-
 struct cycle {
 	const char *file;
 	int line;		/* of the "=== cycle" header */
@@ -83,7 +79,7 @@ struct cycle {
 
 	struct dev *dev;
 	int ndev, capdev;
-	struct nametab names;
+	struct strmap names;	/* device name -> index */
 	struct cb *cb;
 	int ncb, capcb;
 
@@ -117,9 +113,6 @@ struct input {
 #include "xalloc.h"
 int parse_ll(const char *s, long long *v);
 int valid_name(const char *s);
-int nametab_find(const struct nametab *t, const struct dev *dev,
-		 const char *name);
-void nametab_add(struct nametab *t, const struct dev *dev, int idx);
 const char *cycle_phase_name(const struct cycle *c, int slot);
 const char *hdr_get(const struct cycle *c, const char *key);
 int sel_valid(const char *sel);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Small helpers: number and name checks, the device name hash table and
- * the phase name tables.  Allocation is in ../lib/xalloc.c.
+ * Small helpers: number and name checks.  Allocation, the name map and
+ * the phase tables are in ../lib.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -31,58 +31,6 @@ int valid_name(const char *s)
 	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-");
 
 	return n >= 1 && n <= 31 && !s[n];
-}
-
-/* FNV-1a; names are short and the table only needs to be fast enough. */
-static unsigned int name_hash(const char *s)
-{
-	unsigned int h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h;
-}
-
-int nametab_find(const struct nametab *t, const struct dev *dev,
-		 const char *name)
-{
-	unsigned int i;
-
-	if (!t->cap)
-		return -1;
-	for (i = name_hash(name) & (t->cap - 1); t->slot[i];
-	     i = (i + 1) & (t->cap - 1)) {
-		if (!strcmp(dev[t->slot[i] - 1].name, name))
-			return t->slot[i] - 1;
-	}
-	return -1;
-}
-
-static void nametab_put(struct nametab *t, const struct dev *dev, int idx)
-{
-	unsigned int i = name_hash(dev[idx].name) & (t->cap - 1);
-
-	while (t->slot[i])
-		i = (i + 1) & (t->cap - 1);
-	t->slot[i] = idx + 1;
-}
-
-/* Keep the load factor at most 1/2 so probe sequences stay short. */
-void nametab_add(struct nametab *t, const struct dev *dev, int idx)
-{
-	if (2 * (t->n + 1) > t->cap) {
-		struct nametab old = *t;
-		unsigned int i;
-
-		t->cap = old.cap ? 2 * old.cap : 64;
-		t->slot = xcalloc(t->cap, sizeof(*t->slot));
-		for (i = 0; i < old.cap; i++)
-			if (old.slot[i])
-				nametab_put(t, dev, old.slot[i] - 1);
-		free(old.slot);
-	}
-	nametab_put(t, dev, idx);
-	t->n++;
 }
 
 const char *cycle_phase_name(const struct cycle *c, int slot)
