@@ -13,7 +13,7 @@
  * are random too.
  *
  * With "hazards", the topology also models real drivers with the keys of
- * the lab's issue 14 (see pm-async-lab.rst): devices that take no part in
+ * the lab's topology (see pm-async-lab.rst): devices that take no part in
  * PM (pm=0), devices with and without a driver (driver=1), managed links
  * (dormant when the supplier has no driver), SYNC_STATE_ONLY links from
  * earlier unbound devices (sync_consumers=), device_pm_wait_for_dev()
