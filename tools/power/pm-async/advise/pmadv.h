@@ -28,7 +28,6 @@
 #include "strmap.h"
 #include "xalloc.h"
 
-
 /* ------------------------------------------------------------ util.c */
 __printf(1, 2) char *xasprintf(const char *fmt, ...);
 

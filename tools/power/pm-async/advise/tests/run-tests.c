@@ -422,7 +422,8 @@ static void test_cpath_lib(void)
 
 	cp_graph_init(&g, 2);
 	g.w[1] = 3;
-	g.ran[0] = g.ran[1] = 1;
+	g.ran[0] = 1;
+	g.ran[1] = 1;
 	cp_graph_edge(&g, 0, 1);
 	cp_solve(&g, NULL, 3, 0, &cp);
 	ok(chain_is(&cp, 2, zero), "cpath: a 0-time callback stays on the chain");
@@ -435,8 +436,10 @@ static void test_cpath_lib(void)
 	cp_graph_free(&g);
 
 	cp_graph_init(&g, 2);
-	g.w[0] = 2, g.w[1] = 3;
-	g.ran[0] = g.ran[1] = 1;
+	g.w[0] = 2;
+	g.w[1] = 3;
+	g.ran[0] = 1;
+	g.ran[1] = 1;
 	cp_graph_edge(&g, 0, 1);
 	cp_graph_edge(&g, 1, 0);
 	rc = cp_solve(&g, NULL, 5, 0, &cp);
@@ -452,8 +455,10 @@ static int json_ok(const char *s);
 static void test_jsonw_lib(void)
 {
 	static const char want[] =
-		"{\n  \"a\": 1.500,\n  \"b\": [\n    {\"n\": 2, \"x\": null, \"e\": []},\n"
-		"    {\"s\": \"q\\\"\", \"t\": true}\n  ],\n  \"c\": {},\n  \"d\": [\"x\", null]\n}";
+		"{\n  \"a\": 1.500,\n  \"b\": [\n"
+		"    {\"n\": 2, \"x\": null, \"e\": []},\n"
+		"    {\"s\": \"q\\\"\", \"t\": true}\n  ],\n"
+		"  \"c\": {},\n  \"d\": [\"x\", null]\n}";
 	struct jw w = { .num_format = "%.3f" };
 	char *buf = NULL;
 	size_t len = 0;
