@@ -86,50 +86,77 @@ function median(l,   v, k, i, j, t) {
 # (OKMEDIAN: the median device-phase time of the NOK cycles whose outcome
 # was as expected, full or not; CYCLELIST: "CYCLE:OK:FULL:DEV_NS" per
 # cycle, OK 1 when the outcome was as expected).
-# STATUS: done, or hung (started, not done).  The last run of a seed counts.
+# STATUS: done, or hung (started, not done).  Within one run the last run
+# of a seed counts.  A recheck (campaign.sh's DIFF_RECHECK: logs in
+# directories KERNEL-rN-BOOT) is another run of the same seed: its cycles
+# join the first run's as CYCLE "rN.C", so that they pair with the same
+# recheck's cycles on the other kernel; STATUS is hung if any run hung
+# (CYCLES then counts that run's cycles), the counts add up.
 extract()
 {
-	cat "$@" 2>/dev/null | awk "$awk_median"'
+	local f logs=()
+
+	for f; do [ -r "$f" ] && logs+=("$f"); done
+	[ ${#logs[@]} -gt 0 ] || return 0
+	awk "$awk_median"'
 	function field(k,   i) {
 		for (i = 1; i <= NF; i++)
 			if (index($i, k "=") == 1) return substr($i, length(k) + 2)
 		return ""
 	}
+	# The run a log belongs to: "" for the first, "rN" for a recheck.
+	FNR == 1 {
+		d = FILENAME; sub(/\/[^\/]*$/, "", d); sub(/.*\//, "", d)
+		tag = (d ~ /-r[0-9]+-[0-9]+$/) ? d : ""
+		sub(/-[0-9]+$/, "", tag); sub(/.*-/, "", tag)
+	}
 	/^# \[diff\] diff: seed=/ {
-		s = field("seed"); cur = s
-		if (!(s in st)) order[++n] = s
-		st[s] = "hung"; ndev[s] = field("ndev"); mode[s] = field("mode")
-		sc = field("scale"); sub(/%$/, "", sc); scale[s] = sc
-		topo[s] = field("topo"); cyc[s] = 0; full[s] = 0; med[s] = "-"
-		viol[s] = 0; bad[s] = 0; plan[s] = "-"; okl[s] = ""; cl[s] = ""
+		s = field("seed"); k = s SUBSEP tag
+		if (!(s in seen)) { seen[s] = 1; order[++n] = s }
+		if (!(k in st)) tags[s] = tags[s] " " tag "."
+		st[k] = "hung"; ndev[k] = field("ndev"); mode[k] = field("mode")
+		sc = field("scale"); sub(/%$/, "", sc); scale[k] = sc
+		topo[k] = field("topo"); cyc[k] = 0; full[k] = 0; med[k] = "-"
+		viol[k] = 0; bad[k] = 0; plan[k] = "-"; okl[k] = ""; cl[k] = ""
 		next
 	}
 	/^# \[diff\] plan seed=/ {
 		s = field("seed"); sub(/:$/, "", s)
-		p = $0; sub(/^# \[diff\] plan seed=[0-9]*: */, "", p); plan[s] = p
+		p = $0; sub(/^# \[diff\] plan seed=[0-9]*: */, "", p); plan[s, tag] = p
 		next
 	}
 	/^@@DIFF-CYCLE / {
-		s = field("seed"); cyc[s]++
-		v = field("viol"); if (v != "") viol[s] += v
-		if (field("outcome") != "ok") bad[s]++
-		else if (field("dev_ns") != "") okl[s] = okl[s] " " field("dev_ns")
-		if (field("full") == 1) full[s]++
+		k = field("seed") SUBSEP tag; cyc[k]++
+		v = field("viol"); if (v != "") viol[k] += v
+		if (field("outcome") != "ok") bad[k]++
+		else if (field("dev_ns") != "") okl[k] = okl[k] " " field("dev_ns")
+		if (field("full") == 1) full[k]++
 		d = field("dev_ns")
-		cl[s] = cl[s] " " field("cycle") ":" (field("outcome") == "ok") ":" (field("full") == 1) ":" (d == "" ? "-" : d)
+		cl[k] = cl[k] " " (tag == "" ? "" : tag ".") field("cycle") ":" (field("outcome") == "ok") ":" (field("full") == 1) ":" (d == "" ? "-" : d)
 		next
 	}
-	/^@@DIFF-SEED / { s = field("seed"); med[s] = field("median_ns"); next }
-	/^@@SEED-DONE / { if ($2 in st) st[$2] = "done"; next }
-	/^@@SEED-HUNG / { if ($2 in st) st[$2] = "hung"; next }
+	/^@@DIFF-SEED / { med[field("seed"), tag] = field("median_ns"); next }
+	/^@@SEED-DONE / { if (($2, tag) in st) st[$2, tag] = "done"; next }
+	/^@@SEED-HUNG / { if (($2, tag) in st) st[$2, tag] = "hung"; next }
 	END {
 		for (i = 1; i <= n; i++) {
 			s = order[i]
-			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%s\n", s, st[s], ndev[s], mode[s],
-				scale[s], topo[s], cyc[s], full[s], med[s], viol[s], bad[s], plan[s],
-				((m = median(okl[s])) == "" ? "-" : m), split(okl[s], tmp, " "), substr(cl[s], 2)
+			nt = split(tags[s], tg, " ")
+			k0 = s SUBSEP substr(tg[1], 1, length(tg[1]) - 1)
+			status = "done"; c = f = vi = b = 0; ok = l = ""
+			for (j = 1; j <= nt; j++) {
+				k = s SUBSEP substr(tg[j], 1, length(tg[j]) - 1)
+				f += full[k]; vi += viol[k]; b += bad[k]
+				ok = ok okl[k]; l = l cl[k]
+				if (st[k] != "done") { status = "hung"; hc = cyc[k] }
+				c += cyc[k]
+			}
+			if (status == "hung") c = hc
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%s\n", s, status, ndev[k0], mode[k0],
+				scale[k0], topo[k0], c, f, med[k0], vi, b, plan[k0],
+				((m = median(ok)) == "" ? "-" : m), split(ok, tmp, " "), substr(l, 2)
 		}
-	}' | sort -n
+	}' "${logs[@]}" | sort -n
 }
 
 extract "${stock[@]}" >"$work/stock"
@@ -154,16 +181,24 @@ topology()
 # The comparison, one line per seed: VERDICT SEED WHY, VERDICT one of
 # ok, fail, skip (stock did not finish: no comparison), note (counted, does
 # not fail); then the counts.
-awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minfull="$minfull" "$awk_median"'
+awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minfull="$minfull" -v timeonly="$work/timeonly" "$awk_median"'
 FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seeds[$1] = 1; next }
 { for (i = 1; i <= NF; i++) P[$1, i] = $i; inp[$1] = 1; seeds[$1] = 1 }
 function ms(ns) { return sprintf("%.2f", ns / 1e6) }
-# pair STOCK_CYCLES PATCHED_CYCLES: the times of the cycles full on both
-# (fs, fp: nfull of them) and of those as expected on both (os, op: nok).
-# rf, ro: their per-cycle ratios patched / stock, in millionths.
-function pair(a, b,   x, y, n, i, f, c, sa, r) {
+# The nearest rank of the P quantile of N sorted values.
+function rank(p, n,   r) { r = int(p * n); return r < p * n ? r + 1 : (r ? r : 1) }
+# pair STOCK_CYCLES PATCHED_CYCLES PLAN: the times of the cycles full on
+# both (fs, fp: nfull of them) and of those as expected on both (os, op:
+# nok).  rf, ro: their per-cycle ratios patched / stock, in millionths.
+# The ratios of the full cycles that PLAN runs with pm_async=0 (the order
+# of mainline on both kernels) go to sync, over all seeds: they show the
+# spread of the measurement itself.
+function pair(a, b, plan,   x, y, n, i, f, c, sa, r, a0, cy) {
 	fs = fp = os = op = rf = ro = ""; nfull = nok = 0
 	delete sa
+	n = split(plan, x, " ")
+	for (i = 1; i <= n; i++)
+		if (x[i] ~ /\/async=0/) { split(x[i], f, ":"); a0[f[1]] = 1 }
 	n = split(a, x, " ")
 	for (i = 1; i <= n; i++) { split(x[i], f, ":"); sa[f[1]] = x[i] }
 	n = split(b, y, " ")
@@ -174,7 +209,11 @@ function pair(a, b,   x, y, n, i, f, c, sa, r) {
 		if (!c[2] || !f[2] || c[4] == "-" || f[4] == "-") continue
 		r = c[4] > 0 ? " " int(f[4] * 1e6 / c[4]) : ""
 		nok++; os = os " " c[4]; op = op " " f[4]; ro = ro r
-		if (c[3] && f[3]) { nfull++; fs = fs " " c[4]; fp = fp " " f[4]; rf = rf r }
+		if (c[3] && f[3]) {
+			nfull++; fs = fs " " c[4]; fp = fp " " f[4]; rf = rf r
+			cy = f[1]; sub(/.*\./, "", cy)
+			if ((cy in a0) && r != "") sync = sync r
+		}
 	}
 }
 END {
@@ -207,7 +246,7 @@ END {
 			why = why "; stock " ((s in ins) ? "hung in cycle " (S[s, 7] + 1) : "never ran it") ": no comparison"
 		} else if (pd) {
 			# Paired cycles: the same cycles on both kernels.
-			pair(S[s, 15], P[s, 15])
+			pair(S[s, 15], P[s, 15], P[s, 12])
 			if (nfull >= minfull + 0 || (nfull && nok == nfull)) {
 				sm = median(fs); pm = median(fp); rr = median(rf)
 				if (nfull != S[s, 8] || nfull != P[s, 8])
@@ -226,7 +265,12 @@ END {
 				if (rr != "") t = t sprintf(" (%.2fx per cycle)", rr / 1e6)
 				t = t suf
 				if (sm < floor * 1e6 && pm < floor * 1e6) { under++; t = t ", both under " floor " ms" }
-				else if (rr != "" && rr / 1e6 > ratio + 0) { slower++; v = "fail"; why = why "; patched slower than " ratio "x stock" }
+				else if (rr != "" && rr / 1e6 > ratio + 0) {
+					slower++
+					# Slower and nothing else: what a recheck may measure again.
+					if (v == "ok") print s >timeonly
+					v = "fail"; why = why "; patched slower than " ratio "x stock"
+				}
 				compared++
 			}
 		}
@@ -235,12 +279,23 @@ END {
 		printf "%s|%s|%s|%s|%s\n", v, s, ndv, substr(why notes, 3), t
 	}
 	for (k in topos) nt++
-	printf "@@COUNTS %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", ns, sh, sv, sb, sc, np, ph, pv, pb, pc,
-		nt, slower, under + 0, excl + 0
+	# The pm_async=0 cycles: how many, the median ratio, the 10th and
+	# 90th percentiles and how many over the ratio.
+	n0 = split(sync, q, " "); o0 = 0
+	for (i = 2; i <= n0; i++)
+		for (j = i; j > 1 && q[j - 1] + 0 > q[j] + 0; j--) { t = q[j]; q[j] = q[j - 1]; q[j - 1] = t }
+	for (i = 1; i <= n0; i++) if (q[i] / 1e6 > ratio + 0) o0++
+	printf "@@COUNTS %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %s %s %s %d\n", ns, sh, sv, sb, sc, np, ph, pv, pb, pc,
+		nt, slower, under + 0, excl + 0, n0,
+		n0 ? sprintf("%.2f", median(sync) / 1e6) : "-",
+		n0 ? sprintf("%.2f", q[rank(0.1, n0)] / 1e6) : "-",
+		n0 ? sprintf("%.2f", q[rank(0.9, n0)] / 1e6) : "-", o0
 }' "$work/stock" "$work/patched" >"$work/cmp"
 
 grep -v '^@@COUNTS' "$work/cmp" | sort -t '|' -k2,2n >"$work/seeds"
-read -r _ ns sh sv sb sc np ph pv pb pc nt slower under excl < <(grep '^@@COUNTS' "$work/cmp")
+read -r _ ns sh sv sb sc np ph pv pb pc nt slower under excl n0 m0 lo0 hi0 o0 < <(grep '^@@COUNTS' "$work/cmp")
+# The seeds that failed the time rule and nothing else, for a recheck.
+[ -n "${DIFF_SLOWER_OUT:-}" ] && sort -n "$work/timeonly" 2>/dev/null >"$DIFF_SLOWER_OUT"
 nfail=$(grep -c '^fail' "$work/seeds")
 
 # exception SEED WHY: the seed's parameters, plan and topology.
@@ -258,6 +313,8 @@ exception()
 
 summary_lines()
 {
+	[ "$n0" = 0 ] ||
+		echo "${1}pm_async=0 cycles full on both (mainline's order on both kernels: the measurement's spread): $n0, per-cycle ratio median ${m0}x, 10-90% ${lo0}-${hi0}x, $o0 over ${ratio}x"
 	echo "${1}stock:   $ns seeds, $sh hung, $sc cycles, $sv violations, $sb bad outcomes"
 	echo "${1}patched: $np seeds, $ph hung, $pc cycles, $pv violations, $pb bad outcomes"
 	echo "${1}verdict: $np seeds, $nt topologies, $pc patched cycles, hangs $sh/$ph (stock/patched)," \

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..44"
+echo "1..45"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -572,6 +572,41 @@ diff_cmp sviol $'1 done 20000000 2 0\n2 done 30000000 1 1\n3 done 1000000 0 0' \
 	grep -q '^not ok 2 .*2 violations on patched (stock 1)' "$T/log" &&
 	! grep -q 'bad outcome on patched (stock' "$T/log"
 ok $? "diff-compare: violations stock has too are counted; more than stock's fail"
+
+# A recheck (campaign.sh, DIFF_RECHECK) runs a seed again on both kernels,
+# in KERNEL-rN-BOOT: its cycles pool with the first run's, each paired
+# with the same run's cycle on the other kernel.  Seed 5 is 1.15x slower
+# in the first run and 0.95x in the recheck (at twice stock's time): the
+# pooled median is 1.05x.  Cycle 1 runs with pm_async=0 (seed_log's plan):
+# two such cycles, 1.15x and 0.95x.  Seed 6, slower and with a violation,
+# is no candidate for a recheck; a recheck that hangs fails.
+rc=$T/diff-recheck
+mkdir -p "$rc"/{stock,patched}-1 "$rc"/{stock,patched}-r1-1
+seed_log "$rc/stock-1/results.log" 5 30 20000000:full 30000000:full
+seed_log "$rc/patched-1/results.log" 5 30 23000000:full 34500000:full
+seed_log "$rc/stock-r1-1/results.log" 5 30 40000000:full 60000000:full
+seed_log "$rc/patched-r1-1/results.log" 5 30 38000000:full 57000000:full
+recheck_cmp()
+{
+	DIFF_TAP=1 DIFF_OUT="$rc" DIFF_GEN="$T/fakegen" DIFF_SLOWER_OUT="$rc/slower" "$H/diff-compare.sh" \
+		"$rc"/stock-*/results.log -- "$rc"/patched-*/results.log >"$T/log" 2>&1
+}
+! DIFF_OUT="$rc" DIFF_GEN="$T/fakegen" DIFF_SLOWER_OUT="$rc/slower" "$H/diff-compare.sh" \
+	"$rc/stock-1/results.log" -- "$rc/patched-1/results.log" >"$T/log" 2>&1 &&
+	grep -q 'seed 5 .*FAIL: patched slower than 1.10x stock (stock 25.00 ms, patched 28.75 ms (1.15x per cycle))' "$T/log" &&
+	[ "$(cat "$rc/slower")" = 5 ] &&
+	recheck_cmp && grep -q '^ok 1 diff: seed=5 ndev=30: stock 35.00 ms, patched 36.25 ms (1.05x per cycle)$' "$T/log" &&
+	grep -q 'pm_async=0 cycles full on both .*: 2, per-cycle ratio median 1.05x, 10-90% 0.95-1.15x, 1 over 1.10x' "$T/log" &&
+	grep -q 'verdict: 1 seeds, 1 topologies, 4 patched cycles, .*PASS$' "$T/log" && [ ! -s "$rc/slower" ] &&
+	seed_log "$rc/patched-r1-1/results.log" 5 30 46000000:full 69000000:full &&
+	! recheck_cmp && grep -q '^not ok 1 diff: seed=5 ndev=30: stock 35.00 ms, patched 40.25 ms (1.15x per cycle): patched slower than 1.10x stock$' "$T/log" &&
+	{ cat "$rc/stock-1/results.log"; sed 's/=5 /=6 /; s/seed=5:/seed=6:/; s/topo=abc5/topo=abc6/; s/ 5$/ 6/' "$rc/stock-1/results.log"; } >"$rc/s" &&
+	{ cat "$rc/patched-1/results.log"; sed 's/=5 /=6 /; s/seed=5:/seed=6:/; s/topo=abc5/topo=abc6/; s/ 5$/ 6/; 0,/viol=0/s//viol=1/' "$rc/patched-1/results.log"; } >"$rc/p" &&
+	! DIFF_OUT="$rc" DIFF_GEN="$T/fakegen" DIFF_SLOWER_OUT="$rc/slower" "$H/diff-compare.sh" "$rc/s" -- "$rc/p" >"$T/log" 2>&1 &&
+	grep -q 'seed 6 .*FAIL: 1 violations on patched (stock 0); patched slower than 1.10x stock' "$T/log" && [ "$(cat "$rc/slower")" = 5 ] &&
+	seed_log "$rc/patched-r1-1/results.log" 5 30 38000000:full && sed -i '/^@@SEED-DONE/d' "$rc/patched-r1-1/results.log" &&
+	! recheck_cmp && grep -q '^not ok 1 diff: seed=5 ndev=30: stock finished, patched hung in cycle 2$' "$T/log"
+ok $? "diff-compare: a recheck's cycles pool with the first run's, paired run by run; the seeds slower and nothing else listed for it"
 
 # The guest's plans (difflib.sh, busybox awk as in the guest): the same for
 # the same seed; every plan of 300 seeds has a suspend, a hibernation and a
