@@ -618,10 +618,46 @@ static bool pat_suspend_done(struct pat_dev *c, unsigned int level)
 }
 
 /*
+ * The children of a device that takes no part in PM (pm=0), and theirs if
+ * they take no part either, must have finished @level before @pd's
+ * callback @name starts: nothing in the PM core runs for the device in
+ * between, but it does not make the order between @pd and them optional
+ * (@what names how @pd is related to the first of them).
+ */
+static void pat_check_below(struct pat_dev *pd, const char *name,
+			    const char *what, struct pat_dev *c,
+			    unsigned int level)
+{
+	struct pat_dev *g;
+	u32 st;
+
+	list_for_each_entry(g, &c->children, sibling) {
+		/* Pairs with smp_store_release() in pat_churn_fn(). */
+		if (smp_load_acquire(&g->gone))
+			continue;
+		/* Pairs with smp_store_release() in pat_churn_change(). */
+		if (smp_load_acquire(&g->moved))
+			continue;
+		if (device_pm_not_required(&g->dev)) {
+			pat_check_below(pd, name, what, g, level);
+			continue;
+		}
+		/* Pairs with smp_store_release() in pat_callback(). */
+		st = smp_load_acquire(&g->state);
+		if (!pat_suspend_done(g, level))
+			pat_violation("%s %s: %s below the no-PM %s is %s",
+				      pd->name, name, g->name, what,
+				      pat_state_names[pat_level(st)]);
+	}
+}
+
+/*
  * Suspend side: every child and consumer must have finished this level
- * (pat_suspend_done()), except those that take no part in PM (pm=0) and
- * consumers of links the PM core does not wait for (SYNC_STATE_ONLY,
- * dormant).  The device itself must be prepared and one level up.
+ * (pat_suspend_done()), except consumers of links the PM core does not
+ * wait for (SYNC_STATE_ONLY, dormant); a child or consumer that takes no
+ * part in PM (pm=0) has no level, but the devices below it must have
+ * finished (pat_check_below()).  The device itself must be prepared and
+ * one level up.
  */
 static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 {
@@ -638,11 +674,15 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 
 	list_for_each_entry(c, &pd->children, sibling) {
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
-		if (smp_load_acquire(&c->gone) || device_pm_not_required(&c->dev))
+		if (smp_load_acquire(&c->gone))
 			continue;
 		/* Pairs with smp_store_release() in pat_churn_change(). */
 		if (smp_load_acquire(&c->moved))
 			continue;
+		if (device_pm_not_required(&c->dev)) {
+			pat_check_below(pd, desc->name, "child", c, level);
+			continue;
+		}
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
 		if (!pat_suspend_done(c, level))
@@ -655,8 +695,10 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 		if (smp_load_acquire(&lk->gone) || !lk->waited)
 			continue;
 		c = lk->consumer;
-		if (device_pm_not_required(&c->dev))
+		if (device_pm_not_required(&c->dev)) {
+			pat_check_below(pd, desc->name, "consumer", c, level);
 			continue;
+		}
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&c->state);
 		if (!pat_suspend_done(c, level))
@@ -670,9 +712,10 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
  * Resume side: the device must be suspended at exactly @level, and neither
  * the parent nor a supplier may still be at @level or deeper (which means it
  * went down to this level and has not come back yet).  A parent that takes
- * no part in PM (pm=0) is never waited for, nor a supplier of a link the PM
- * core does not wait for.  A device whose driver lets the PM core skip
- * callbacks (smart_suspend, may_skip_resume) may be at another level.
+ * no part in PM (pm=0) has no level: its nearest ancestor that takes part
+ * is checked instead.  A supplier of a link the PM core does not wait for
+ * is not checked.  A device whose driver lets the PM core skip callbacks
+ * (smart_suspend, may_skip_resume) may be at another level.
  */
 static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 {
@@ -689,15 +732,18 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 			      pat_state_names[pat_level(state)]);
 
 	s = pd->parent;
+	while (s && device_pm_not_required(&s->dev))
+		s = s->parent;
 	/* Pairs with smp_store_release() in pat_churn_change(). */
 	moved = smp_load_acquire(&pd->moved);
-	if (s && !device_pm_not_required(&s->dev) && !moved) {
+	if (s && !moved) {
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&s->state);
 		if (pat_level(st) >= level)
-			pat_violation("%s %s: parent %s is %s", pd->name,
-				      desc->name, s->name,
-				      pat_state_names[pat_level(st)]);
+			pat_violation("%s %s: %s %s is %s", pd->name,
+				      desc->name,
+				      s == pd->parent ? "parent" : "ancestor",
+				      s->name, pat_state_names[pat_level(st)]);
 	}
 	list_for_each_entry(lk, &pd->suppliers, c_node) {
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
