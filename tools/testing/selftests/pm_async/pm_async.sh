@@ -44,10 +44,11 @@
 #     link added during suspend keeps the consumer in the transition; a
 #     device moved while its parent waits for it does not deadlock, also
 #     when a sync parent waits for that parent; a failed suspend_late
-#     resumes a may_skip_resume parent whose late suspend ran.  Each
-#     group that PM_ASYNC_XFAIL names (dc_link, link_during,
-#     skip_resume_abort: must fail; move_during: skipped, as it hangs) is
-#     a kernel without the fix.
+#     resumes a may_skip_resume parent whose late suspend ran; devices
+#     below a device that takes no part in PM suspend before and resume
+#     after the device above it.  Each group that PM_ASYNC_XFAIL names
+#     (dc_link, link_during, skip_resume_abort, no_pm_below: must fail;
+#     move_during: skipped, as it hangs) is a kernel without the fix.
 #  3f. the contract: where mainline 7.3 finishes, so must the engine:
 #     sync devices that wait for short async leaves and roots, a device
 #     waited for before the walk reaches it, a failed suspend with a
@@ -83,7 +84,8 @@
 #   PM_ASYNC_XFAIL="..." groups of cases expected to fail: no_pm (case 3b,
 #                        a kernel without "PM: sleep: Start devices whose
 #                        ... upfront"), dc_link, link_during,
-#                        skip_resume_abort, move_during (case 3e)
+#                        skip_resume_abort, move_during, no_pm_below
+#                        (case 3e)
 #
 # Runs as root under busybox ash as well as under the kselftest runner.
 # Every knob it changes is put back on exit.
@@ -673,10 +675,13 @@ EOF
 	# Resume: d's parent takes no part in PM (an ACPI device object, a
 	# faux device); the sync devices come before d in dpm_list.  h.b.c's
 	# parent takes no part in PM either, but its grandparent h is a sync
-	# device that the walk meets first: h.b.c still follows it.
+	# device that the walk meets first: h.b.c still follows it.  In
+	# suspend, the sync hx lets h.b.c finish before the walk reaches h,
+	# which mainline does not make wait for it (see case 3e).
 	cat >"$TMP/in.topo" <<EOF
 acpi pm=0
 h async=0 resume=20000
+hx async=0 suspend=30000
 h.b parent=h pm=0
 h.b.c parent=h.b resume=4000
 s1 async=0 resume=30000 resume_early=10000 resume_noirq=10000
@@ -1060,7 +1065,7 @@ move_during_cycle()
 	fi
 }
 
-NR_FIXES=6
+NR_FIXES=7
 test_fixes()
 {
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
@@ -1229,6 +1234,35 @@ EOF
 	[ $err = 1 ] || before mp suspend g suspend || err=1
 	fix_result move_during $err "device_move() during suspend of a child"\
 " its parent waits for, under a sync parent"
+
+	# Devices below a device that takes no part in PM: g's child g.b
+	# does not, its child g.b.c (sync, slow) does; g's other child g.a
+	# is a leaf that is done at once and starts g.  In resume, h.b.c's
+	# parent takes no part in PM: its supplier r, a root that is done at
+	# once, starts it while its grandparent h (sync, slow) still
+	# resumes; so does the walk for j.b.c right after its async
+	# grandparent j.  Mainline waits for none of them (it skips the
+	# no-PM device); the lab checks through it.
+	topo_from "g suspend=4000\ng.a parent=g\ng.b parent=g pm=0\n"\
+"g.b.c parent=g.b async=0 suspend=20000\n"\
+"h async=0 resume=20000\nh.b parent=h pm=0\nr\n"\
+"h.b.c parent=h.b suppliers=r resume=4000\n"\
+"j resume=20000\nj.b parent=j pm=0\nj.b.c parent=j.b resume=4000\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		for mode in 1 0; do
+			set_pm_async $mode
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				check_state || { err=1; break; }
+			before g.b.c suspend g suspend &&
+				before h resume h.b.c resume &&
+				before j resume j.b.c resume || err=1
+		done
+		set_pm_async 1
+	fi
+	fix_result no_pm_below $err "devices below a device that takes no part"\
+" in PM: suspended before, resumed after the device above it"
 }
 
 # ---------------------------------------------------------------------------
@@ -1345,7 +1379,7 @@ busy_overlap()
 	}' "$TMP/report"
 }
 
-NR_CONTRACT=15
+NR_CONTRACT=16
 test_contract()
 {
 	set_pm_async 1
@@ -1378,6 +1412,29 @@ test_contract()
 	load "$TMP/in.topo" && contract_cycles 4 freeze && err=0
 	result $err "contract: a device waited for before the walk reaches it,"\
 " whose child waits for a sync device"
+
+	# A device that only the walk keeps behind a device below its no-PM
+	# child: v, a leaf, waits for g at once, while the walk runs g.b.c
+	# (sync, slow) under g's no-PM child g.b; in resume, w, a root, waits
+	# for h.b.c at once, while the walk runs its grandparent h (sync,
+	# slow) above its no-PM parent.  Mainline starts g and h.b.c only
+	# when the walk reaches them, after g.b.c and h: an engine that
+	# starts a device for its waiter must wait for them too.  (In
+	# suspend, the sync hx lets h.b.c finish before the walk reaches h,
+	# which mainline does not make wait for it: case 3e.)
+	topo_from "v wait=suspend:g\ng suspend=4000\ng.b parent=g pm=0\n"\
+"g.b.c parent=g.b async=0 suspend=20000\nh async=0 resume=20000\n"\
+"hx async=0 suspend=30000\nh.b parent=h pm=0\nh.b.c parent=h.b resume=4000\n"\
+"w wait=resume:h.b.c\n"
+	err=1
+	if load "$TMP/in.topo" && contract_cycles 3 freeze; then
+		err=0
+		before g.b.c suspend g suspend && before h resume h.b.c resume ||
+			err=1
+	fi
+	result $err "contract: a waiter starts a device no earlier than the"\
+" devices below its no-PM child (suspend) or above its no-PM parent"\
+" (resume)"
 
 	# w, the last device, is started while the suspend phase is still
 	# being set up (3000 devices to count before x's children) and waits
