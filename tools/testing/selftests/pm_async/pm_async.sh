@@ -1065,7 +1065,7 @@ move_during_cycle()
 	fi
 }
 
-NR_FIXES=7
+NR_FIXES=8
 test_fixes()
 {
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
@@ -1263,6 +1263,34 @@ EOF
 	fi
 	fix_result no_pm_below $err "devices below a device that takes no part"\
 " in PM: suspended before, resumed after the device above it"
+
+	# 1100 async devices below a's no-PM child a.n, more than the PM
+	# core's workqueue runs at once (WQ_DFL_ACTIVE, 1024): a's resume
+	# waits for its supplier x, slow in resume_noirq.  They must resume
+	# after a, and not by taking every worker to wait for it, which
+	# would leave none for a (an engine that waits for a without
+	# counting on it hangs here).
+	{
+		printf 'x resume_noirq=100000\na suppliers=x\na.n parent=a pm=0\n'
+		i=0
+		while [ $i -lt 1100 ]; do
+			i=$((i + 1))
+			echo "d$i parent=a.n"
+		done
+	} >"$TMP/in.topo"
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		for c in 1 2; do
+			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+				check_state || { err=1; break; }
+			for d in d1 d550 d1100; do
+				before a resume_noirq $d resume_noirq || err=1
+			done
+		done
+	fi
+	fix_result no_pm_below $err "1100 devices below a no-PM child resume"\
+" after their ancestor, which waits for a slow supplier"
 }
 
 # ---------------------------------------------------------------------------
