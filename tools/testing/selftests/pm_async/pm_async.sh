@@ -676,12 +676,12 @@ EOF
 	# faux device); the sync devices come before d in dpm_list.  h.b.c's
 	# parent takes no part in PM either, but its grandparent h is a sync
 	# device that the walk meets first: h.b.c still follows it.  In
-	# suspend, the sync hx lets h.b.c finish before the walk reaches h,
-	# which mainline does not make wait for it (see case 3e).
+	# each suspend phase, the sync hx lets h.b.c finish before the walk
+	# reaches h, which mainline does not make wait for it (see case 3e).
 	cat >"$TMP/in.topo" <<EOF
 acpi pm=0
 h async=0 resume=20000
-hx async=0 suspend=30000
+hx async=0 suspend=30000 suspend_late=30000 suspend_noirq=30000
 h.b parent=h pm=0
 h.b.c parent=h.b resume=4000
 s1 async=0 resume=30000 resume_early=10000 resume_noirq=10000
@@ -1194,47 +1194,6 @@ EOF
 	fix_result skip_resume_abort $err "a failed suspend_late or freeze_late"\
 " resumes early a may_skip_resume parent whose late suspend ran"
 
-	# device_move() during suspend: mp is started when its fast child mp.f
-	# is done and waits for its sync child mp.s, which the PM task reaches
-	# after the 400 ms sync mx.  mp.s is moved to mq meanwhile:
-	# device_move() must not wait for mp, which must not wait for the PM
-	# task (mainline deadlocks: mp holds mp.s's node in its list of
-	# children, device_move() holds dpm_list_mtx).
-	if xfail move_during; then
-		ktap_test_skip "device_move() of a child its parent waits for,"\
-" during suspend: deadlocks on this kernel (PM_ASYNC_XFAIL=move_during)"
-		ktap_test_skip "device_move() during suspend of a child its parent"\
-" waits for, under a sync parent: deadlocks on this kernel"\
-" (PM_ASYNC_XFAIL=move_during)"
-		return
-	fi
-	cat >"$TMP/in.topo" <<EOF
-mq
-mp suspend=1000 resume=1000
-mp.f parent=mp
-mp.s parent=mp async=0 resume=1000
-mx async=0 suspend=400000
-EOF
-	move_during_cycle
-	fix_result move_during $err "device_move() of a child its parent waits"\
-" for, during suspend"
-
-	# The same under a sync parent g: once mp.s is moved, mp's last
-	# child never comes, so an engine that leaves mp to its last child
-	# has to start it when the PM task reaches g and waits for mp.
-	cat >"$TMP/in.topo" <<EOF
-mq
-g async=0
-mp parent=g suspend=1000 resume=1000
-mp.f parent=mp
-mp.s parent=mp async=0 resume=1000
-mx async=0 suspend=400000
-EOF
-	move_during_cycle
-	[ $err = 1 ] || before mp suspend g suspend || err=1
-	fix_result move_during $err "device_move() during suspend of a child"\
-" its parent waits for, under a sync parent"
-
 	# Devices below a device that takes no part in PM: g's child g.b
 	# does not, its child g.b.c (sync, slow) does; g's other child g.a
 	# is a leaf that is done at once and starts g.  In resume, h.b.c's
@@ -1291,6 +1250,47 @@ EOF
 	fi
 	fix_result no_pm_below $err "1100 devices below a no-PM child resume"\
 " after their ancestor, which waits for a slow supplier"
+
+	# device_move() during suspend: mp is started when its fast child mp.f
+	# is done and waits for its sync child mp.s, which the PM task reaches
+	# after the 400 ms sync mx.  mp.s is moved to mq meanwhile:
+	# device_move() must not wait for mp, which must not wait for the PM
+	# task (mainline deadlocks: mp holds mp.s's node in its list of
+	# children, device_move() holds dpm_list_mtx).
+	if xfail move_during; then
+		ktap_test_skip "device_move() of a child its parent waits for,"\
+" during suspend: deadlocks on this kernel (PM_ASYNC_XFAIL=move_during)"
+		ktap_test_skip "device_move() during suspend of a child its parent"\
+" waits for, under a sync parent: deadlocks on this kernel"\
+" (PM_ASYNC_XFAIL=move_during)"
+		return
+	fi
+	cat >"$TMP/in.topo" <<EOF
+mq
+mp suspend=1000 resume=1000
+mp.f parent=mp
+mp.s parent=mp async=0 resume=1000
+mx async=0 suspend=400000
+EOF
+	move_during_cycle
+	fix_result move_during $err "device_move() of a child its parent waits"\
+" for, during suspend"
+
+	# The same under a sync parent g: once mp.s is moved, mp's last
+	# child never comes, so an engine that leaves mp to its last child
+	# has to start it when the PM task reaches g and waits for mp.
+	cat >"$TMP/in.topo" <<EOF
+mq
+g async=0
+mp parent=g suspend=1000 resume=1000
+mp.f parent=mp
+mp.s parent=mp async=0 resume=1000
+mx async=0 suspend=400000
+EOF
+	move_during_cycle
+	[ $err = 1 ] || before mp suspend g suspend || err=1
+	fix_result move_during $err "device_move() during suspend of a child"\
+" its parent waits for, under a sync parent"
 }
 
 # ---------------------------------------------------------------------------
@@ -1447,12 +1447,13 @@ test_contract()
 	# for h.b.c at once, while the walk runs its grandparent h (sync,
 	# slow) above its no-PM parent.  Mainline starts g and h.b.c only
 	# when the walk reaches them, after g.b.c and h: an engine that
-	# starts a device for its waiter must wait for them too.  (In
-	# suspend, the sync hx lets h.b.c finish before the walk reaches h,
-	# which mainline does not make wait for it: case 3e.)
+	# starts a device for its waiter must wait for them too.  (In each
+	# suspend phase, the sync hx lets h.b.c finish before the walk
+	# reaches h, which mainline does not make wait for it: case 3e.)
 	topo_from "v wait=suspend:g\ng suspend=4000\ng.b parent=g pm=0\n"\
 "g.b.c parent=g.b async=0 suspend=20000\nh async=0 resume=20000\n"\
-"hx async=0 suspend=30000\nh.b parent=h pm=0\nh.b.c parent=h.b resume=4000\n"\
+"hx async=0 suspend=30000 suspend_late=30000 suspend_noirq=30000\n"\
+"h.b parent=h pm=0\nh.b.c parent=h.b resume=4000\n"\
 "w wait=resume:h.b.c\n"
 	err=1
 	if load "$TMP/in.topo" && contract_cycles 3 freeze; then
