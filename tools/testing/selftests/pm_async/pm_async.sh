@@ -1201,12 +1201,17 @@ EOF
 	# once, starts it while its grandparent h (sync, slow) still
 	# resumes; so does the walk for j.b.c right after its async
 	# grandparent j.  Mainline waits for none of them (it skips the
-	# no-PM device); the lab checks through it.
+	# no-PM device); the lab checks through it.  k's driver lets the PM
+	# core skip its resume (DPM_FLAG_MAY_SKIP_RESUME), but k.b.c, below
+	# its no-PM child, must resume, so k must too: mainline marks the
+	# no-PM k.b instead, skips k's noirq and early resume and resumes
+	# k.b.c under it.
 	topo_from "g suspend=4000\ng.a parent=g\ng.b parent=g pm=0\n"\
 "g.b.c parent=g.b async=0 suspend=20000\n"\
 "h async=0 resume=20000\nh.b parent=h pm=0\nr\n"\
 "h.b.c parent=h.b suppliers=r resume=4000\n"\
-"j resume=20000\nj.b parent=j pm=0\nj.b.c parent=j.b resume=4000\n"
+"j resume=20000\nj.b parent=j pm=0\nj.b.c parent=j.b resume=4000\n"\
+"k driver=1 may_skip_resume=1\nk.b parent=k pm=0\nk.b.c parent=k.b\n"
 	err=1
 	if load "$TMP/in.topo"; then
 		err=0
