@@ -216,7 +216,8 @@ run()
 {
 	sh_=$1 F=$2
 	shift 2
-	PM_ASYNC_SYSFS=$F PM_ASYNC_KMSG=$F/klog PM_ASYNC_DMESG=$F/dmesg \
+	mkdir -p "$T/tmpd"
+	TMPDIR=$T/tmpd PM_ASYNC_SYSFS=$F PM_ASYNC_KMSG=$F/klog PM_ASYNC_DMESG=$F/dmesg \
 		PM_ASYNC_ADVISE=${ADV-$ADVISE} PM_ASYNC_UID=${UIDX:-0} \
 		$sh_ "$TOOL" "$@" >"$T/out" 2>&1
 	rc=$?
@@ -747,6 +748,10 @@ done
 run sh "$F" --help
 check "--help prints the usage" \
 	'[ $rc = 0 ] && grepq "usage: pm-async-measure" && grepq "--mark-async"'
+# Every run above, usage errors and refusals included, took its
+# temporary directory away with it.
+check "no temporary directory left behind by any run (usage errors included)" \
+	'[ -d "$T/tmpd" ] && [ -z "$(ls -A "$T/tmpd")" ]'
 
 # ------------------------------------------------------------ safe output
 
