@@ -184,16 +184,21 @@ boot()
 
 for k in ${CHECK_KERNELS:-patched stock}; do
 	build "$k" test "$k" || continue
-	streams=${CHECK_STREAMS:-kselftest reliability measure replay diff drivers dmesg}
+	streams=${CHECK_STREAMS:-kselftest reliability measure replay diff drivers drvmeasure dmesg}
 	xfail=""
 	if [ "$k" = stock ]; then
 		streams=${streams/kunit/}
 		xfail="PM_ASYNC_XFAIL='no_pm add_during dc_link link_during skip_resume_abort move_during no_pm_below'"
 	fi
 	# "dmesg" is the host's scan of console.log (kernel-log.sh), run on
-	# every boot; "drivers" runs on the laptop machine, below; the lab's
-	# machine runs the others.
+	# every boot; "drivers" and "drvmeasure" run on the laptop machine,
+	# below; the lab's machine runs the others.
+	lstreams=""
+	for s in $streams; do
+		case $s in drivers | drvmeasure) lstreams+=" $s" ;; esac
+	done
 	gstreams=$(echo ${streams//dmesg/})
+	gstreams=$(echo ${gstreams//drvmeasure/})
 	gstreams=$(echo ${gstreams//drivers/})
 	# One /pma/check.sh per stream, as a plain list of commands: busybox
 	# ash once went astray in a loop over the streams ("replaykselftest",
@@ -211,10 +216,16 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	boot "$k" test pc "$k" "${CHECK_TIMEOUT:-1500}" "$gstreams" "$gcmd"
 
 	# Real drivers: the laptop machine (q35 with USB, AHCI, NVMe, HD
-	# audio, e1000e) on the test flavour with the drivers built in.
-	case " $streams " in *" drivers "*) ;; *) continue ;; esac
+	# audio, e1000e) on the test flavour with the drivers built in; the
+	# drivers through S3 and hibernation, then the tools on them.
+	[ -n "$lstreams" ] || continue
+	lcmd="rc=0; "
+	for s in $lstreams; do
+		lcmd+="sh /pma/check.sh $s || rc=1; "
+	done
+	lcmd+='exit $rc'
 	build "$k" test+laptop "$k-laptop" &&
-		boot "$k" test+laptop laptop "$k-laptop" "${CHECK_DRIVERS_TIMEOUT:-1200}" drivers "sh /pma/check.sh drivers"
+		boot "$k" test+laptop laptop "$k-laptop" "${CHECK_DRIVERS_TIMEOUT:-1500}" "$(echo $lstreams)" "$lcmd"
 done
 
 # The differential set: stock against patched, once both kernels ran it.

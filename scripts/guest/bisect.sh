@@ -14,12 +14,13 @@
 #    resume time of pm_async=0, all async and the set sync, from that run.
 #
 # Sourced by measure.sh (which prints the plan, BISECT_TESTS more results),
-# or run alone: sh /pma/bisect.sh.
+# or run alone: sh /pma/bisect.sh.  Sourced with BISECT_LIB=1 (by
+# drvmeasure.sh), it only defines bisect_topo, bknobs and bisect_case.
 
 LAB=/sys/kernel/debug/pm_async_test
 BISECT_TESTS=8
 
-if [ -z "${n:-}" ]; then
+if [ -z "${n:-}" ] && [ -z "${BISECT_LIB:-}" ]; then
 	. /pma/tap.sh
 	echo "TAP version 13"
 	echo "1..$BISECT_TESTS"
@@ -94,6 +95,8 @@ bisect_case()
 	[ "$b_after" = "$b_before" ] || { echo "$b_before" | sed 's/^/# before: /'; echo "$b_after" | sed 's/^/# after:  /'; }
 	echo clear >$LAB/topology
 }
+
+[ -z "${BISECT_LIB:-}" ] || return 0
 
 echo "# [bisect] pm-async-measure --bisect on lab topologies with hidden dependencies (pm_test=devices)"
 bisect_case one 3 120 "gpio0 ts" 100

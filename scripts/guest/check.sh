@@ -119,6 +119,7 @@ for s in $streams; do
 	reliability) stream reliability sh /pma/reliability.sh ;;
 	measure) stream measure sh /pma/measure.sh ;;
 	drivers) stream drivers sh /pma/drivers.sh ;;
+	drvmeasure) stream drvmeasure sh /pma/drvmeasure.sh ;;
 	replay) stream replay sh /pma/replay.sh ;;
 	diff)
 		stream diff env DIFF_CYCLES=5 DIFF_MAXDEV=40 DIFF_GEN_MODE=hazards \

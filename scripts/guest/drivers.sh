@@ -33,11 +33,11 @@
 # them), so the image would not survive to the next boot.
 
 . /pma/rlib.sh
+. /pma/laptop.sh
 
 S3=${DRIVERS_S3:-2}
 WAKE=${DRIVERS_WAKE:-6}
 MODES=${DRIVERS_MODES:-kernel async mix sync}
-SIG_OFF=1	# MiB into each disk's data area
 
 echo "TAP version 13"
 if ! grep -q 'pma.machine=laptop' /proc/cmdline; then
@@ -48,72 +48,6 @@ fi
 nmodes=$(echo $MODES | wc -w)
 rl_plan $((8 + nmodes * (S3 + 1) + 2))
 
-# --- the machine's devices --------------------------------------------------
-
-# disk_sig DEV: the signature of block device DEV (sda, nvme0n1, ...): the
-# data partition's (2) if it has one, else the whole disk's; read after its
-# buffers are flushed, with O_DIRECT, so it comes from the device.
-disk_sig()
-{
-	d=/dev/$1
-	[ -e /sys/block/$1/${1}2 ] && d=/dev/${1}2
-	[ -e /sys/block/$1/${1}p2 ] && d=/dev/${1}p2
-	blockdev --flushbufs $d 2>/dev/null
-	dd if=$d bs=4096 skip=$((SIG_OFF * 256)) count=1 iflag=direct 2>/dev/null |
-		head -c 64 | tr -d '\0' | head -n 1
-}
-
-# disks: "NAME SIGNATURE" per disk, sorted by signature.
-disks()
-{
-	for b in /sys/block/*; do
-		n=${b##*/}
-		case $n in sd* | nvme*) ;; *) continue ;; esac
-		echo "$n $(disk_sig $n)"
-	done | sort -k2
-}
-
-# usb: "PATH VID:PID PRODUCT" of every USB device, hubs included.
-usb()
-{
-	for u in /sys/bus/usb/devices/*; do
-		[ -f $u/idVendor ] || continue
-		echo "${u##*/} $(cat $u/idVendor):$(cat $u/idProduct) $(cat $u/product 2>/dev/null | tr ' ' _)"
-	done | sort
-}
-
-inputs() { cat /sys/class/input/input*/name 2>/dev/null | sort; }
-codecs() { ls /sys/bus/hdaudio/devices 2>/dev/null | sort; }
-
-# inventory: everything that must be back after a transition.
-inventory()
-{
-	disks | sed 's/^/disk /'
-	usb | sed 's/^/usb /'
-	inputs | sed 's/^/input /'
-	codecs | sed 's/^/hda /'
-	for n in /sys/class/net/*; do
-		[ -e $n/device ] && echo "net ${n##*/} carrier=$(cat $n/carrier 2>/dev/null)"
-	done
-}
-
-# back: the inventory equals the one taken before the first transition,
-# within 15 s (USB devices are reset and reconnected after xHCI's
-# "Reinit" on every resume; e1000e takes a moment to get its link back).
-back()
-{
-	i=0
-	while [ $i -lt 30 ]; do
-		inventory >$T/inv.now
-		cmp -s $T/inv.base $T/inv.now && return 0
-		sleep 0.5
-		i=$((i + 1))
-	done
-	echo "# not every device is back after 15 s:"
-	diff $T/inv.base $T/inv.now | grep '^[-+][^-+]' | head -n 20 | sed 's/^/#   /'
-	return 1
-}
-
 rl_init
 dbg0=$(cat /sys/power/pm_debug_messages)
 echo 1 >/sys/power/pm_print_times
@@ -121,14 +55,7 @@ echo 1 >/sys/power/pm_debug_messages
 for n in /sys/class/net/*; do
 	[ -e $n/device ] && ip link set ${n##*/} up 2>/dev/null
 done
-# the PS/2 mouse and the USB devices may still be probing
-i=0
-while [ $i -lt 40 ]; do
-	[ "$(usb | grep -c ' 0627:0001 ')" -ge 2 ] && [ "$(disks | grep -c PMA-DISK)" -ge 3 ] &&
-		grep -q 1 /sys/class/net/*/carrier 2>/dev/null && break
-	sleep 0.5
-	i=$((i + 1))
-done
+laptop_settle
 inventory >$T/inv.base
 sed 's/^/# device: /' $T/inv.base
 

@@ -303,14 +303,16 @@ fake_check clean
 ok $? "make check: a clean run passes, host suites in scripts/*/ and tools/power/pm-async counted"
 
 # The drivers stream boots the laptop machine, on the test+laptop kernel,
-# after the lab's machine (pc); its results and guest check are counted.
-grep -q 'ok   patched-laptop/drivers ' "$T/log" && grep -q 'ok   patched-laptop/guest' "$T/log" &&
+# after the lab's machine (pc), and the tools' stream (drvmeasure) runs in
+# the same boot; their results and guest check are counted.
+grep -q 'ok   patched-laptop/drivers ' "$T/log" && grep -q 'ok   patched-laptop/drvmeasure ' "$T/log" &&
+	grep -q 'ok   patched-laptop/guest' "$T/log" &&
 	grep -q 'ok   patched-laptop/kernel-log' "$T/log" &&
 	[ "$(cut -d' ' -f1 "$T/clean/out/check/machines")" = $'pc\nq35' ] &&
 	grep '^q35 ' "$T/clean/out/check/machines" | grep -q 'ich9-usb-uhci3.*qemu-xhci.*hda-duplex.*nvme.*e1000e' &&
 	grep '^q35 ' "$T/clean/out/check/machines" | grep -q 'obj-test+laptop/arch/x86/boot/bzImage' &&
 	grep '^pc ' "$T/clean/out/check/machines" | grep -q 'obj-test/arch/x86/boot/bzImage'
-ok $? "make check: the drivers stream boots the laptop machine (q35, USB, HDA, NVMe, e1000e) on the test+laptop kernel"
+ok $? "make check: the drivers and drvmeasure streams boot the laptop machine (q35, USB, HDA, NVMe, e1000e) on the test+laptop kernel"
 
 # The laptop machine's disks: made once, sparse, each with its signature,
 # the SATA disk with an MBR and a swap partition that blkid recognises.
