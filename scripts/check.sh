@@ -199,13 +199,15 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	# "dmesg" is the host's scan of console.log (kernel-log.sh), run on
 	# every boot; "drivers" and "drvmeasure" run on the laptop machine,
 	# below; the lab's machine runs the others.
-	lstreams=""
+	lstreams="" gstreams=""
 	for s in $streams; do
-		case $s in drivers | drvmeasure) lstreams+=" $s" ;; esac
+		case $s in
+		dmesg) ;;
+		drivers | drvmeasure) lstreams+=" $s" ;;
+		*) gstreams+=" $s" ;;
+		esac
 	done
-	gstreams=$(echo ${streams//dmesg/})
-	gstreams=$(echo ${gstreams//drvmeasure/})
-	gstreams=$(echo ${gstreams//drivers/})
+	gstreams=$(echo $gstreams)
 	# One /pma/check.sh per stream, as a plain list of commands: busybox
 	# ash once went astray in a loop over the streams ("replaykselftest",
 	# then the streams again) after the measure stream's real S3 cycles.

@@ -52,9 +52,6 @@ rl_init
 dbg0=$(cat /sys/power/pm_debug_messages)
 echo 1 >/sys/power/pm_print_times
 echo 1 >/sys/power/pm_debug_messages
-for n in /sys/class/net/*; do
-	[ -e $n/device ] && ip link set ${n##*/} up 2>/dev/null
-done
 laptop_settle
 inventory >$T/inv.base
 sed 's/^/# device: /' $T/inv.base
@@ -108,7 +105,7 @@ echo 7 >$LAB/draws
 
 # Every power/async file, with its value before the run.
 find /sys/devices -path '*/power/async' 2>/dev/null | sort >$T/asyncs
-while read -r f; do echo "$f $(cat $f)"; done <$T/asyncs >$T/async.base
+async_values <$T/asyncs >$T/async.base
 check_r "drivers: $(wc -l <$T/asyncs) power/async files, $(grep -c ' enabled$' $T/async.base) of them enabled by the kernel" \
 	'[ -s $T/asyncs ] && grep -q " enabled$" $T/async.base && grep -q " disabled$" $T/async.base'
 
@@ -224,7 +221,7 @@ done
 
 apply_async $T/async.base
 echo 1 >/sys/power/pm_async
-while read -r f; do echo "$f $(cat $f)"; done <$T/asyncs >$T/async.now
+async_values <$T/asyncs >$T/async.now
 check_r "drivers: every power/async and pm_async restored after the run" \
 	'cmp -s $T/async.base $T/async.now && [ "$(cat /sys/power/pm_async)" = 1 ]'
 check_r "drivers: $CYCLES transitions, $HANGS hangs, $VIOL violations in the lab's devices" \

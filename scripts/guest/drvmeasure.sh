@@ -54,16 +54,12 @@ mkdir -p $T
 modprobe pm_async_test 2>/dev/null
 echo clear >$LAB/topology 2>/dev/null
 
-# Every power/async file with its value, and the PM knobs the tools set.
+# Every power/async file with its value (PATH VALUE), and the PM knobs the
+# tools set.
 laptop_knobs()
 {
-	for f in pm_async pm_print_times pm_debug_messages mem_sleep pm_test; do
-		printf '%s=%s\n' $f "$(cat /sys/power/$f 2>/dev/null)"
-	done
-	printf 'wakealarm=%s\n' "$(cat /sys/class/rtc/rtc0/wakealarm 2>/dev/null)"
-	find /sys/devices -path '*/power/async' 2>/dev/null | sort | while read -r f; do
-		printf '%s=%s\n' "$f" "$(cat "$f")"
-	done
+	pm_knobs
+	find /sys/devices -path '*/power/async' 2>/dev/null | sort | async_values
 }
 knobs() { laptop_knobs; }
 # knobs_back WHEN: every knob as before, else the difference as comments.
@@ -76,9 +72,6 @@ knobs_back()
 	return 1
 }
 
-for n_ in /sys/class/net/*; do
-	[ -e $n_/device ] && ip link set ${n_##*/} up 2>/dev/null
-done
 laptop_settle
 inventory >$T/inv.base
 knobs >$T/knobs.base
@@ -115,7 +108,7 @@ xhci_owned()
 	grep -F "$XHCI/" $T/knobs.base
 }
 xhci_owned | sort -u >$T/xhci.lines
-echo "# [drvmeasure] $(grep -c . $T/inv.base) devices in the inventory, $(grep -c '/power/async=' $T/knobs.base) power/async files"
+echo "# [drvmeasure] $(grep -c . $T/inv.base) devices in the inventory, $(grep -c '/power/async ' $T/knobs.base) power/async files"
 
 # --- pm-async-measure on real S3 --------------------------------------------
 
@@ -140,11 +133,6 @@ check "$CYCLES logs per variant, each a full S3 cycle with the HD audio codec's 
 check "table: a row per variant, n=$CYCLES, 8 columns as mean (+/- sd); a bound and a critical path per variant; no cycle left out" \
 	table_ok $OUT/summary.txt
 
-sync_list()
-{
-	grep -v 'start suspend of devices' "$1" >$T/c.log
-	pm-async-advise --json $T/c.log 2>/dev/null | sed -n 's/.*"sync_devices": \[\(.*\)\],*$/\1/p'
-}
 a=$(sync_list "$(ls $OUT/cycle-*-async.log | head -n 1)")
 m=$(sync_list "$(ls $OUT/cycle-*-marked.log | head -n 1)")
 check "the mark took effect: the real i8042 sync in the async cycles, async in the marked ones (the advisor's reading of the logs)" \

@@ -74,10 +74,21 @@ back()
 	return 1
 }
 
-# laptop_settle: wait (up to 20 s) until the PS/2 mouse, the USB devices
-# and the disks have probed and the NIC has its carrier.
+# async_values: "PATH VALUE" for each power/async file PATH read from
+# standard input.
+async_values()
+{
+	while read -r lp_f; do echo "$lp_f $(cat $lp_f)"; done
+}
+
+# laptop_settle: bring the NICs' links up, then wait (up to 20 s) until
+# the PS/2 mouse, the USB devices and the disks have probed and the NIC
+# has its carrier.
 laptop_settle()
 {
+	for lp_n in /sys/class/net/*; do
+		[ -e $lp_n/device ] && ip link set ${lp_n##*/} up 2>/dev/null
+	done
 	lp_i=0
 	while [ $lp_i -lt 40 ]; do
 		[ "$(usb | grep -c ' 0627:0001 ')" -ge 2 ] && [ "$(disks | grep -c PMA-DISK)" -ge 3 ] &&

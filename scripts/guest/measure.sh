@@ -42,10 +42,7 @@ echo "TAP version 13"
 
 knobs()
 {
-	for f in pm_async pm_print_times pm_debug_messages mem_sleep pm_test; do
-		printf '%s=%s\n' $f "$(cat /sys/power/$f 2>/dev/null)"
-	done
-	printf 'wakealarm=%s\n' "$(cat /sys/class/rtc/rtc0/wakealarm 2>/dev/null)"
+	pm_knobs
 	for d in /sys/devices/i8042 /sys/devices/pci0/ata1/sd0; do
 		printf '%s=%s\n' $d "$(cat $d/power/async 2>/dev/null)"
 	done
@@ -159,11 +156,6 @@ devices_ok()
 check "per-device times parsed from the last log contain the lab report's (within 10 ms or 10 %), which roughly match the profile, for sd0 hda i8042 serio0 serio1 eth0" \
 	devices_ok
 
-sync_list()
-{
-	grep -v 'start suspend of devices' "$1" >/tmp/c.log
-	pm-async-advise --json /tmp/c.log 2>/dev/null | sed -n 's/.*"sync_devices": \[\(.*\)\],*$/\1/p'
-}
 a=$(sync_list $(ls $OUT/cycle-*-async.log | head -n 1))
 m=$(sync_list $(ls $OUT/cycle-*-marked.log | head -n 1))
 check "the mark took effect: i8042 sync in the async cycles, async in the marked ones (log and lab report)" \

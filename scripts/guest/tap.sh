@@ -44,3 +44,18 @@ table_ok()
 	done
 	! grep -q "left out" $OUT/summary.txt
 }
+# pm_knobs: the PM settings pm-async-measure changes, as NAME=VALUE.
+pm_knobs()
+{
+	for f in pm_async pm_print_times pm_debug_messages mem_sleep pm_test; do
+		printf '%s=%s\n' $f "$(cat /sys/power/$f 2>/dev/null)"
+	done
+	printf 'wakealarm=%s\n' "$(cat /sys/class/rtc/rtc0/wakealarm 2>/dev/null)"
+}
+# sync_list LOG: the devices the advisor reads as sync in a cycle's log
+# (its JSON's sync_devices, as a quoted, comma-separated list).
+sync_list()
+{
+	grep -v 'start suspend of devices' "$1" >/tmp/sync_list.log
+	pm-async-advise --json /tmp/sync_list.log 2>/dev/null | sed -n 's/.*"sync_devices": \[\(.*\)\],*$/\1/p'
+}
