@@ -28,13 +28,22 @@
 #    campaign read 1.48x, its series faster in 4 of its 5 cycles), the
 #    median of the per-cycle ratios compares each cycle with itself.  The
 #    cycles are paired: the same on both kernels, those that ran fully on
-#    both; when fewer than DIFF_MIN_FULL (3) did, over every cycle whose
-#    outcome was as expected on both (a cycle with an injected failure
-#    runs the same phases up to the same failure on both: the plan and the
-#    lab's draws are the same), and the line says so.  A cycle that went wrong on one kernel only
-#    (a violation of mainline's) is left out on both: it may run other
-#    phases than the other kernel's.  Seeds that stock did not finish are
-#    left out of this rule (and counted).
+#    both (no failure injected, the outcome as expected).  A cycle that
+#    went wrong on one kernel only (a violation of mainline's) is left out
+#    on both: it may run other phases than the other kernel's.  A seed
+#    with no cycle full on both is not compared (counted, printed).  Seeds
+#    that stock did not finish are left out of this rule (and counted).
+#  - a cycle with an injected failure is not a transition but an abort:
+#    its time is the abort latency, the phase's work up to the failure plus
+#    every callback in flight when it comes, and which callbacks are in
+#    flight is a race between the failure and the engine's starts (an
+#    engine that starts a device on its last dependency has more in
+#    flight).  Those cycles keep every other rule (hangs, violations,
+#    outcomes); their times, paired the same way, are reported apart (per
+#    seed and over all seeds) and do not fail the time rule.  Decided on
+#    2026-12-05 after seeds 279 and 31 of the 1-300 run had shown 1.77x
+#    and 1.38x over such cycles only (stock broke the order in all their
+#    full cycles), before the campaign on seeds 301-660 (README, #25).
 # Stock's hangs, violations and bad outcomes are counted and reported; they
 # do not fail the comparison (mainline 7.3 has known bugs).  Every exception
 # is printed with the seed, NDEV, the plan and the seed's topology, written
@@ -57,7 +66,6 @@ patched=("$@")
 	die "usage: diff-compare.sh STOCK_LOG... -- PATCHED_LOG..."
 
 floor=${DIFF_FLOOR_MS:-5}
-minfull=${DIFF_MIN_FULL:-3}
 ratio=${DIFF_RATIO:-1.10}
 tap=${DIFF_TAP:-0}
 outdir=${DIFF_OUT:-$(dirname "${stock[0]}")}
@@ -181,20 +189,21 @@ topology()
 # The comparison, one line per seed: VERDICT SEED WHY, VERDICT one of
 # ok, fail, skip (stock did not finish: no comparison), note (counted, does
 # not fail); then the counts.
-awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minfull="$minfull" -v timeonly="$work/timeonly" "$awk_median"'
+awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v timeonly="$work/timeonly" "$awk_median"'
 FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seeds[$1] = 1; next }
 { for (i = 1; i <= NF; i++) P[$1, i] = $i; inp[$1] = 1; seeds[$1] = 1 }
 function ms(ns) { return sprintf("%.2f", ns / 1e6) }
 # The nearest rank of the P quantile of N sorted values.
 function rank(p, n,   r) { r = int(p * n); return r < p * n ? r + 1 : (r ? r : 1) }
 # pair STOCK_CYCLES PATCHED_CYCLES PLAN: the times of the cycles full on
-# both (fs, fp: nfull of them) and of those as expected on both (os, op:
-# nok).  rf, ro: their per-cycle ratios patched / stock, in millionths.
-# The ratios of the full cycles that PLAN runs with pm_async=0 (the order
-# of mainline on both kernels) go to sync, over all seeds: they show the
-# spread of the measurement itself.
+# both (fs, fp: nfull of them) and of the cycles stopped at their injected
+# failure as planned on both (as, ap: nab).  rf, ra: their per-cycle
+# ratios patched / stock, in millionths.  The ratios of the full cycles
+# that PLAN runs with pm_async=0 (the order of mainline on both kernels)
+# go to sync, over all seeds: they show the spread of the measurement
+# itself; those of the aborts go to aborts.
 function pair(a, b, plan,   x, y, n, i, f, c, sa, r, a0, cy) {
-	fs = fp = os = op = rf = ro = ""; nfull = nok = 0
+	fs = fp = as = ap = rf = ra = ""; nfull = nab = 0
 	delete sa
 	n = split(plan, x, " ")
 	for (i = 1; i <= n; i++)
@@ -208,13 +217,25 @@ function pair(a, b, plan,   x, y, n, i, f, c, sa, r, a0, cy) {
 		split(sa[f[1]], c, ":")
 		if (!c[2] || !f[2] || c[4] == "-" || f[4] == "-") continue
 		r = c[4] > 0 ? " " int(f[4] * 1e6 / c[4]) : ""
-		nok++; os = os " " c[4]; op = op " " f[4]; ro = ro r
 		if (c[3] && f[3]) {
 			nfull++; fs = fs " " c[4]; fp = fp " " f[4]; rf = rf r
 			cy = f[1]; sub(/.*\./, "", cy)
 			if ((cy in a0) && r != "") sync = sync r
+		} else if (!c[3] && !f[3]) {
+			nab++; as = as " " c[4]; ap = ap " " f[4]; ra = ra r; aborts = aborts r
 		}
 	}
+}
+# dist LIST: "N, per-cycle ratio median Mx, 10-90% Lx-Hx, O over the ratio"
+# of a list of ratios in millionths.
+function dist(l,   q, n, i, j, t, o) {
+	n = split(l, q, " "); o = 0
+	if (!n) return "0"
+	for (i = 2; i <= n; i++)
+		for (j = i; j > 1 && q[j - 1] + 0 > q[j] + 0; j--) { t = q[j]; q[j] = q[j - 1]; q[j - 1] = t }
+	for (i = 1; i <= n; i++) if (q[i] / 1e6 > ratio + 0) o++
+	return sprintf("%d, per-cycle ratio median %.2fx, 10-90%% %.2f-%.2fx, %d over %sx", n,
+		median(l) / 1e6, q[rank(0.1, n)] / 1e6, q[rank(0.9, n)] / 1e6, o, ratio)
 }
 END {
 	for (s in seeds) {
@@ -247,20 +268,12 @@ END {
 		} else if (pd) {
 			# Paired cycles: the same cycles on both kernels.
 			pair(S[s, 15], P[s, 15], P[s, 12])
-			if (nfull >= minfull + 0 || (nfull && nok == nfull)) {
+			if (nfull) {
 				sm = median(fs); pm = median(fp); rr = median(rf)
 				if (nfull != S[s, 8] || nfull != P[s, 8])
 					suf = ", over the " nfull " cycles full on both (" S[s, 8] " / " P[s, 8] " full)"
 				else
 					suf = ""
-			} else if (nok) {
-				sm = median(os); pm = median(op); rr = median(ro)
-				suf = ", over the " nok " cycles as expected on both (" S[s, 8] " / " P[s, 8] " full)"
-			} else
-				sm = ""
-			if (sm == "") {
-				why = why "; no cycle as expected on both kernels with a time: no comparison"
-			} else {
 				t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
 				if (rr != "") t = t sprintf(" (%.2fx per cycle)", rr / 1e6)
 				t = t suf
@@ -272,6 +285,15 @@ END {
 					v = "fail"; why = why "; patched slower than " ratio "x stock"
 				}
 				compared++
+			} else {
+				uncmp++
+				notes = notes "; no cycle full on both kernels (" S[s, 8] " / " P[s, 8] " full): time not compared"
+			}
+			if (nab) {
+				rr = median(ra)
+				t = t (t == "" ? "" : "; ") "aborts (injected failures, not in the time rule): " nab \
+					", stock " ms(median(as)) " ms, patched " ms(median(ap)) " ms" \
+					(rr == "" ? "" : sprintf(" (%.2fx per cycle)", rr / 1e6))
 			}
 		}
 		if (v == "ok" && notes != "") v = "note"
@@ -279,21 +301,16 @@ END {
 		printf "%s|%s|%s|%s|%s\n", v, s, ndv, substr(why notes, 3), t
 	}
 	for (k in topos) nt++
-	# The pm_async=0 cycles: how many, the median ratio, the 10th and
-	# 90th percentiles and how many over the ratio.
-	n0 = split(sync, q, " "); o0 = 0
-	for (i = 2; i <= n0; i++)
-		for (j = i; j > 1 && q[j - 1] + 0 > q[j] + 0; j--) { t = q[j]; q[j] = q[j - 1]; q[j - 1] = t }
-	for (i = 1; i <= n0; i++) if (q[i] / 1e6 > ratio + 0) o0++
-	printf "@@COUNTS %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %s %s %s %d\n", ns, sh, sv, sb, sc, np, ph, pv, pb, pc,
-		nt, slower, under + 0, excl + 0, n0,
-		n0 ? sprintf("%.2f", median(sync) / 1e6) : "-",
-		n0 ? sprintf("%.2f", q[rank(0.1, n0)] / 1e6) : "-",
-		n0 ? sprintf("%.2f", q[rank(0.9, n0)] / 1e6) : "-", o0
+	# The pm_async=0 cycles and the aborts, as dist() gives them.
+	printf "@@COUNTS %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d %d\n", ns, sh, sv, sb, sc, np, ph, pv, pb, pc,
+		nt, slower, under + 0, excl + 0, compared + 0, uncmp + 0
+	printf "@@SYNC %s\n@@ABORTS %s\n", dist(sync), dist(aborts)
 }' "$work/stock" "$work/patched" >"$work/cmp"
 
-grep -v '^@@COUNTS' "$work/cmp" | sort -t '|' -k2,2n >"$work/seeds"
-read -r _ ns sh sv sb sc np ph pv pb pc nt slower under excl n0 m0 lo0 hi0 o0 < <(grep '^@@COUNTS' "$work/cmp")
+grep -v '^@@' "$work/cmp" | sort -t '|' -k2,2n >"$work/seeds"
+read -r _ ns sh sv sb sc np ph pv pb pc nt slower under excl compared uncmp < <(grep '^@@COUNTS' "$work/cmp")
+sync=$(sed -n 's/^@@SYNC //p' "$work/cmp")
+aborts=$(sed -n 's/^@@ABORTS //p' "$work/cmp")
 # The seeds that failed the time rule and nothing else, for a recheck.
 [ -n "${DIFF_SLOWER_OUT:-}" ] && sort -n "$work/timeonly" 2>/dev/null >"$DIFF_SLOWER_OUT"
 nfail=$(grep -c '^fail' "$work/seeds")
@@ -313,13 +330,16 @@ exception()
 
 summary_lines()
 {
-	[ "$n0" = 0 ] ||
-		echo "${1}pm_async=0 cycles full on both (mainline's order on both kernels: the measurement's spread): $n0, per-cycle ratio median ${m0}x, 10-90% ${lo0}-${hi0}x, $o0 over ${ratio}x"
+	[ "$sync" = 0 ] ||
+		echo "${1}pm_async=0 cycles full on both (mainline's order on both kernels: the measurement's spread): $sync"
+	[ "$aborts" = 0 ] ||
+		echo "${1}aborts paired (cycles stopped at their injected failure on both; reported, not in the time rule): $aborts"
 	echo "${1}stock:   $ns seeds, $sh hung, $sc cycles, $sv violations, $sb bad outcomes"
 	echo "${1}patched: $np seeds, $ph hung, $pc cycles, $pv violations, $pb bad outcomes"
 	echo "${1}verdict: $np seeds, $nt topologies, $pc patched cycles, hangs $sh/$ph (stock/patched)," \
 		"violations $sv/$pv (stock/patched), $slower slower than ${ratio}x" \
-		"($under under the ${floor} ms floor, $excl left out: stock did not finish)," \
+		"($under under the ${floor} ms floor, $excl left out: stock did not finish," \
+		"$compared compared, $uncmp with no cycle full on both)," \
 		"$nfail seeds failing the rules: $([ "$nfail" = 0 ] && echo PASS || echo FAIL)"
 }
 
