@@ -6,7 +6,11 @@
 # cycles on both kernels in the same session, then the report.
 #
 #   BENCH_PROFILES  names under tools/testing/selftests/pm_async/profiles
-#                   or paths to topology files (default: all shipped)
+#                   or paths to topology files (default: all shipped), and
+#                   "drivers": the laptop machine's real drivers, real S3
+#                   (kernels of the bench+laptop flavour, no lab device;
+#                   scripts/guest/drvbench.sh, table by
+#                   scripts/drivers-table.sh, in drivers.txt)
 #   BENCH_CYCLES    measured cycles per kernel, profile and mode (10)
 #   BENCH_ROUNDS    alternations stock/patched per profile (2): the cycles
 #                   are split between rounds so machine drift hits both
@@ -19,7 +23,7 @@
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
 
-profiles=${BENCH_PROFILES:-laptop phone wide chain zero wakeup nopm-parent}
+profiles=${BENCH_PROFILES:-laptop phone wide chain zero wakeup nopm-parent drivers}
 cycles=${BENCH_CYCLES:-10}
 rounds=${BENCH_ROUNDS:-2}
 warmup=${BENCH_WARMUP:-1}
@@ -31,18 +35,47 @@ flavour=bench
 	die "BENCH_CYCLES ($cycles) must be at least BENCH_ROUNDS ($rounds)"
 
 "$TOP/scripts/tree.sh"
+drivers=0
+for prof in $profiles; do [ "$prof" = drivers ] && drivers=1; done
 for k in stock patched; do
 	"$TOP/scripts/build-kernel.sh" $k $flavour
 	"$TOP/scripts/mkinitramfs.sh" $k $flavour
+	if [ $drivers = 1 ]; then
+		"$TOP/scripts/build-kernel.sh" $k $flavour+laptop
+		"$TOP/scripts/mkinitramfs.sh" $k $flavour+laptop
+	fi
 done
 make -s -C "$TOP/tools/power/pm-async" pm-async-report
 report=$TOP/tools/power/pm-async/pm-async-report
 version=$(debian_version)
 mkdir -p "$out/raw"
 
+# drivers ROUND N: the real drivers' N sync and N async real S3 cycles on
+# each kernel, in out/drivers/KERNEL-ROUND.  Real S3 under TCG takes about
+# 10 s a cycle (the wake alarm's 6 s included).
+drivers_round()
+{
+	local k
+
+	for k in stock patched; do
+		say "== drivers: $k kernel, round $1/$rounds, $2 real S3 cycles per mode"
+		if ! "$TOP/scripts/qemu-run.sh" -k $k -f $flavour+laptop -M laptop -p \
+			-t $(($2 * 2 * 30 + 600)) -o "$out/drivers/$k-$1" -- "sh /pma/drvbench.sh $2"; then
+			say "drivers on $k: some cycles failed (see $out/drivers/$k-$1)"
+			failed=1
+		fi
+	done
+}
+
 failed=0
 for prof in $profiles; do
 	args=() name=$(basename "$prof" .topo)
+	if [ "$prof" = drivers ]; then
+		for ((r = 1; r <= rounds; r++)); do
+			drivers_round $r $(( cycles / rounds + (r <= cycles % rounds ? 1 : 0) ))
+		done
+		continue
+	fi
 	if [ -f "$prof" ]; then
 		args=(-i "$prof")
 		guest_prof=/extra/$(basename "$prof")
@@ -83,20 +116,27 @@ fi
 # The raw logs number cycles per boot: renumber by kernel/profile/mode so
 # the report sees every cycle once.
 all=$out/cycles.txt
-awk '/^=== cycle / {
-	for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
-	key = f["kernel"] "/" f["profile"] "/" f["mode"]
-	sub(/ cycle=[0-9]+/, " cycle=" ++n[key])
-} { print }' "$out"/raw/*/results.log >"$all"
-
-say "== report"
-"$report" --json "$out/bench.json" "$all" | tee "$out/table.txt"
+: >"$out/table.txt"
+if compgen -G "$out/raw/*/results.log" >/dev/null; then
+	awk '/^=== cycle / {
+		for (i = 3; i <= NF; i++) { split($i, kv, "="); f[kv[1]] = kv[2] }
+		key = f["kernel"] "/" f["profile"] "/" f["mode"]
+		sub(/ cycle=[0-9]+/, " cycle=" ++n[key])
+	} { print }' "$out"/raw/*/results.log >"$all"
+	say "== report"
+	"$report" --json "$out/bench.json" "$all" | tee "$out/table.txt"
+fi
 if [ -s "$out/floor/results.log" ]; then
 	"$TOP/scripts/floor-table.sh" "$out/floor/results.log" |
 		tee -a "$out/table.txt"
 fi
+if [ $drivers = 1 ]; then
+	"$TOP/scripts/drivers-table.sh" "$out/drivers" >"$out/drivers.txt" || failed=1
+	tee -a "$out/table.txt" <"$out/drivers.txt"
+fi
 if [ "$svg" = all ]; then
 	for prof in $profiles; do
+		[ "$prof" = drivers ] && continue
 		name=$(basename "$prof" .topo)
 		for k in stock patched; do
 			"$report" --quiet --filter "profile=$name" \

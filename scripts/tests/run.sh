@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..46"
+echo "1..47"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -659,6 +659,41 @@ PATH="$T/bb:$PATH" bash -c '. "$1/guest/difflib.sh"
 	[ "$(diff_devtime "$3.r")" = 500 ] && [ "$(median 5 1 3 2)" = 2 ] && [ "$(median 7)" = 7 ] && [ "$(median)" = - ]
 ' _ "$H" "$T/elig" "$T/plan" >"$T/log" 2>&1
 ok $? "difflib: 300 plans hold a suspend, a hibernation and a failure its cycle runs; device-phase time, median"
+
+# make bench's drivers table (drivers-table.sh) on boots of drvbench.sh
+# made of the advisor's test logs: files back from the results, both
+# kernels and modes summarized, the advisor on each async log; equal
+# kernels pass, patched's async resume at twice stock's fails that row.
+drv_boot()
+{
+	local d=$1 k=$2 r=$3 c m f
+
+	mkdir -p "$d/$k-$r"
+	{
+		echo "# [drvbench] 4 real S3 cycles"
+		for m in sync async; do
+			for c in 1 2; do
+				f=cycle-$r$c-$m.log
+				echo "@@DRVBENCH-FILE $f"
+				sed "s/^/|/; ${4:-}" "$H/../tools/power/pm-async/advise/tests/logs/cyc$c.txt"
+				echo "@@DRVBENCH-END $f"
+			done
+		done
+		printf '@@DRVBENCH-FILE run.txt\n|kernel 7.3.4\n@@DRVBENCH-END run.txt\n@@PMA-END rc=0\n'
+	} >"$d/$k-$r/results.log"
+}
+for r in 1 2; do drv_boot "$T/drv" stock $r; drv_boot "$T/drv" patched $r; done
+DRIVERS_ADVISE=$adv "$H/drivers-table.sh" "$T/drv" >"$T/log" 2>&1 &&
+	[ "$(ls "$T/drv/patched-2/run" | grep -c 'async.log$')" = 2 ] && grep -q '^kernel 7.3.4$' "$T/drv/stock-1/run/run.txt" &&
+	grep -q 'mean (sd) over 4/4/4/4 cycles' "$T/log" &&
+	grep -Eq '^= suspend +[0-9.]+ \([0-9.]+\) .* 1\.00 +8\.0 +8\.0 -4[0-9]% +8\.0 -4[0-9]% ok$' "$T/log" &&
+	grep -q 'drivers verdict: patched no slower than stock' "$T/log" &&
+	for r in 1 2; do
+		drv_boot "$T/drv" patched $r 's/resume of devices complete after \([0-9]*\)/resume of devices complete after 4\1/'
+	done &&
+	! DRIVERS_ADVISE=$adv "$H/drivers-table.sh" "$T/drv" >"$T/log" 2>&1 &&
+	grep -Eq '^resume +.* slower$' "$T/log" && grep -q 'drivers verdict: FAIL' "$T/log"
+ok $? "drivers-table: the drivers profile's files back from the guest, both kernels and modes, the advisor beside; slower beyond the spread fails"
 
 # make check with both kernels compares their diff streams on the host
 # ("diff/compare"): a seed 2.5x slower on patched fails it (make check's
