@@ -294,14 +294,14 @@ int main(int argc, char **argv)
 		a.cblog = cb;
 		a.obslog = obs;
 		a.cycle = cycle;
-		detect_units(cb, cycle, units_opt, &a.units);
-		graph_from_log(&g, cb, cycle, a.units.scale);
 		log_for_kernel = have_d ? dmesg : ftrace;
 		if (log_kernel_release(log_for_kernel, kernel, sizeof(kernel),
 				       kernel_from, sizeof(kernel_from))) {
 			a.kernel = kernel;
 			a.kernel_from = kernel_from;
 		}
+		detect_units(cb, cycle, units_opt, a.kernel, &a.units);
+		graph_from_log(&g, cb, cycle, a.units.scale);
 		/* device links: --links, pm-async-measure's links.txt, sysfs */
 		if (!links && beside_log(log_for_kernel, "run.txt") &&
 		    beside_log(log_for_kernel, "links.txt")) {

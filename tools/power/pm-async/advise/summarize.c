@@ -9,6 +9,7 @@
  * failed to suspend, is reported and left out of the statistics.
  */
 #include <getopt.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,7 @@ static char *chain_key(const struct graph *g, const struct cpath *cp, int ph)
 }
 
 static void do_cycle(struct label *L, const struct pmlog *log, int c,
-		     int limit, const char *units_opt)
+		     int limit, const char *units_opt, const char *release)
 {
 	double obs[NPHASES];
 	int ph, i, ab, any_cb = 0, failed;
@@ -162,7 +163,7 @@ static void do_cycle(struct label *L, const struct pmlog *log, int c,
 		int bph[2] = { -1, -1 }, side;
 		struct cpath cp[NPHASES];
 
-		detect_units(log, c, units_opt, &u);
+		detect_units(log, c, units_opt, release, &u);
 		graph_init(&g);
 		graph_from_log(&g, log, c, u.scale);
 		graph_finalize(&g);
@@ -462,7 +463,7 @@ int summarize_main(int argc, char **argv)
 	for (l = 0; l < nl; l++) {
 		for (k = 0; k < L[l].nlogs; k++) {
 			struct pmlog log;
-			char err[1024];
+			char err[1024], rel[128], from[PATH_MAX + 32];
 			int r, c;
 
 			r = pmlog_parse_file(L[l].logs[k],
@@ -476,8 +477,12 @@ int summarize_main(int argc, char **argv)
 					pmlog_free(&log);
 				continue;
 			}
+			if (!log_kernel_release(L[l].logs[k], rel, sizeof(rel),
+						from, sizeof(from)))
+				*rel = 0;
 			for (c = 0; c < log.ncycles; c++)
-				do_cycle(&L[l], &log, c, limit, units_opt);
+				do_cycle(&L[l], &log, c, limit, units_opt,
+					 *rel ? rel : NULL);
 			if (log.nprob) {
 				char *m = xasprintf("%d unmatched callback lines, first at %d: %s",
 						    log.nprob, log.prob[0].line,

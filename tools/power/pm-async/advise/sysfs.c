@@ -174,7 +174,8 @@ int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 	}
 	if (found)
 		return 1;
-	run = beside_log(log, "run.txt");
+	/* stdin has no directory: no run.txt of a measure run beside it */
+	run = strcmp(log, "-") ? beside_log(log, "run.txt") : NULL;
 	f = run ? fopen(run, "r") : NULL;
 	if (f) {
 		char buf[256];

@@ -1549,8 +1549,28 @@ int pmlog_cycle_failed(const struct pmlog *log, int cycle)
 
 /* --------------------------------------------------------- units */
 
+/*
+ * initcall_debug_report() has printed ktime_us_delta() since 5.14 (a
+ * linux-pm patch applied as 5.14-rc1 material), ktime_to_ns() >> 10
+ * before.  Returns 1 for a release from 5.14 on, 0 for an older one, -1
+ * when @release does not start with MAJOR.MINOR.
+ */
+static int release_prints_us(const char *release)
+{
+	long major, minor;
+	char *end;
+
+	if (!release)
+		return -1;
+	major = strtol(release, &end, 10);
+	if (end == release || *end != '.')
+		return -1;
+	minor = strtol(end + 1, &end, 10);
+	return major > 5 || (major == 5 && minor >= 14);
+}
+
 void detect_units(const struct pmlog *log, int cycle, const char *force,
-		  struct units *u)
+		  const char *release, struct units *u)
 {
 	double *r = xmalloc(sizeof(double) * (size_t)(log->ncb + 1));
 	int i, n = 0;
@@ -1580,6 +1600,21 @@ void detect_units(const struct pmlog *log, int cycle, const char *force,
 	if (force && !strcmp(force, "ns1024")) {
 		u->scale = 1.024;
 		u->why = "forced by --units ns1024";
+		return;
+	}
+	/*
+	 * A known release decides: the timestamps' ratio also moves with
+	 * the clocks (printk's local_clock() against ktime_get(), skewed
+	 * in a TCG guest) and with console output between the two lines.
+	 */
+	switch (release_prints_us(release)) {
+	case 1:
+		u->scale = 1.0;
+		u->why = "kernel 5.14 or later: initcall_debug_report() prints ktime_us_delta() usecs";
+		return;
+	case 0:
+		u->scale = 1.024;
+		u->why = "kernel before 5.14: initcall_debug_report() prints ns>>10 as usecs: x1.024";
 		return;
 	}
 	if (n >= 3 && u->ratio >= 1.012 && u->ratio <= 1.040) {

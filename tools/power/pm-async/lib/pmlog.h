@@ -128,7 +128,10 @@ double pmlog_observed(const struct pmlog *log, int cycle, int phase,
 		      int *aborted);
 int pmlog_cycle_failed(const struct pmlog *log, int cycle);
 
-/* duration unit detection (old kernels printed ns >> 10 as "usecs") */
+/*
+ * duration unit detection (kernels before 5.14 printed ns >> 10 as
+ * "usecs"); @release: the log's kernel release, NULL if unknown
+ */
 struct units {
 	double scale;		/* multiply printed durations by this */
 	double ratio;		/* median (ts_ret - ts_call) / printed, NAN */
@@ -137,6 +140,6 @@ struct units {
 };
 
 void detect_units(const struct pmlog *log, int cycle, const char *force,
-		  struct units *u);
+		  const char *release, struct units *u);
 
 #endif /* PM_ASYNC_PMLOG_H */
