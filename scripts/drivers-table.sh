@@ -20,10 +20,11 @@
 #    the bound, the advisor's predictions beside the measurements with
 #    their errors, and a verdict: "slower" when patched's async mean
 #    exceeds stock's by more than the spread of the same run (the sum of
-#    the two standard deviations), else "ok".
+#    the two standard deviations), else "ok".  S3 only: the phases are
+#    named as for suspend.
 #
-# Exit status: 0 when every kernel and mode has cycles and no phase is
-# "slower"; 1 otherwise.  DRIVERS_ADVISE: the advisor (default the static
+# Exit status: 0 when every kernel and mode has good cycles (summarize
+# exits 0) and no phase is "slower"; 1 otherwise.  DRIVERS_ADVISE: the advisor (default the static
 # one the guests carry).
 
 set -uo pipefail
@@ -39,10 +40,13 @@ for r in "$dir"/*-[0-9]*/results.log; do
 	d=$(dirname "$r")/run
 	rm -rf "$d"
 	mkdir -p "$d"
+	# A file is written once its end marker is seen: a boot cut short
+	# leaves no partial log behind.
 	awk -v d="$d" '
-		/^@@DRVBENCH-FILE / { f = d "/" $2; printf "" >f; next }
-		/^@@DRVBENCH-END / { close(f); f = ""; next }
-		f != "" && /^\|/ { print substr($0, 2) >>f }' "$r"
+		/^@@DRVBENCH-FILE / { f = d "/" $2; t = f ".part"; printf "" >t; next }
+		/^@@DRVBENCH-END / { if (f != "") { close(t); system("mv \"" t "\" \"" f "\"") } f = ""; next }
+		f != "" && /^\|/ { print substr($0, 2) >>t }' "$r"
+	rm -f "$d"/*.part
 done
 
 args=() missing=""
@@ -58,6 +62,7 @@ for k in stock patched; do
 done
 [ ${#args[@]} -gt 0 ] || die "no cycle log under $dir/*/run"
 "$adv" summarize --units us "${args[@]}" >"$dir/summary.txt" 2>&1
+src=$?
 
 # The advisor on each async cycle: its table rows, tagged by kernel.
 : >"$dir/advise.rows"
@@ -65,14 +70,16 @@ for k in stock patched; do
 	for f in "$dir"/$k-[0-9]*/run/cycle-*-async.log; do
 		[ -f "$f" ] || continue
 		"$adv" --units us "$f" >"$f.advise" 2>&1 || continue
+		# The rows of the table of predictions, from its header to its
+		# "= resume" row; an aborted phase ("!") is no prediction.
 		awk -v k=$k '/^phase +observed/ { on = 1; next }
-			on && /^= / { print k, "=" $2, $3, $8, $9, $10; next }
-			on && NF >= 10 { print k, $1, $2, $7, $8, $9; next }
+			on && /^= / { if ($3 !~ /!/) print k, "=" $2, $3, $8, $9, $10; if ($2 == "resume") on = 0; next }
+			on && NF >= 10 { if ($2 !~ /!/) print k, $1, $2, $7, $8, $9; next }
 			on { on = 0 }' "$f.advise" >>"$dir/advise.rows"
 	done
 done
 
-awk -v missing="$missing" '
+awk -v missing="$missing" -v src="$src" '
 # summarize: "label n suspend resume suspend suspend_late ..." rows with
 # "mean (+/- sd)" cells.
 FILENAME ~ /summary.txt$/ {
@@ -88,13 +95,15 @@ FILENAME ~ /summary.txt$/ {
 }
 # advise.rows: KERNEL PHASE OBSERVED MAINLINE PM-ASYNC BOUND
 {
+	# Numbers only: "-" or "stuck" is no prediction.
 	k = $1; p = $2
-	if ($6 != "" && $6 != "-") { bs[k, p] += $6; bn[k, p]++ }
+	if (num($6)) { bs[k, p] += $6; bn[k, p]++ }
 	if (k == "stock") {
-		if ($4 != "-") { ml[p] += $4; mln[p]++ }
-		if ($5 != "-") { pa[p] += $5; pan[p]++ }
+		if (num($4)) { ml[p] += $4; mln[p]++ }
+		if (num($5)) { pa[p] += $5; pan[p]++ }
 	}
 }
+function num(x) { return x ~ /^-?[0-9]+(\.[0-9]+)?$/ }
 function cell(l, p) { return ((l, p) in mean) ? sprintf("%.1f (%.1f)", mean[l, p], sd[l, p]) : "-" }
 function err(pred, meas) { return meas > 0 ? sprintf("%+.0f%%", (pred - meas) / meas * 100) : "-" }
 END {
@@ -126,6 +135,10 @@ END {
 			cell("stock-async", p), cell("patched-async", p), r, b, am, ap, v
 	}
 	if (missing != "") { printf "no cycle for:%s\n", missing; bad++ }
+	split("stock-sync stock-async patched-sync patched-async", lb, " ")
+	for (i = 1; i <= 4; i++)
+		if (index(missing, lb[i]) == 0 && !n[lb[i]]) { printf "no good cycle for %s (summary.txt)\n", lb[i]; bad++ }
+	if (src != 0) { printf "pm-async-advise summarize exited %s (summary.txt)\n", src; bad++ }
 	printf "drivers verdict: %s\n", bad ? "FAIL (" bad " phase(s) slower beyond the spread, or no cycles)" : "patched no slower than stock in any phase beyond the spread"
 	exit bad ? 1 : 0
 }' "$dir/summary.txt" "$dir/advise.rows"
