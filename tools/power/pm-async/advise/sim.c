@@ -71,15 +71,12 @@ enum policy policy_of_release(const char *release, const char **why)
 {
 	static char buf[160];
 	long major, minor;
-	char *end;
 
-	major = release ? strtol(release, &end, 10) : -1;
-	if (!release || end == release || *end != '.') {
+	if (!release_version(release, &major, &minor)) {
 		if (why)
 			*why = "no kernel version found for the log: assuming mainline";
 		return POL_MAINLINE;
 	}
-	minor = strtol(end + 1, &end, 10);
 	if (major > 6 || (major == 6 && minor >= 16)) {
 		snprintf(buf, sizeof(buf), "kernel %ld.%ld >= 6.16: mainline policy", major, minor);
 		if (why)

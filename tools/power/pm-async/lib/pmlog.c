@@ -1549,6 +1549,19 @@ int pmlog_cycle_failed(const struct pmlog *log, int cycle)
 
 /* --------------------------------------------------------- units */
 
+int release_version(const char *release, long *major, long *minor)
+{
+	char *end;
+
+	if (!release)
+		return 0;
+	*major = strtol(release, &end, 10);
+	if (end == release || *end != '.')
+		return 0;
+	*minor = strtol(end + 1, &end, 10);
+	return 1;
+}
+
 /*
  * initcall_debug_report() has printed ktime_us_delta() since 5.14 (a
  * linux-pm patch applied as 5.14-rc1 material), ktime_to_ns() >> 10
@@ -1558,14 +1571,9 @@ int pmlog_cycle_failed(const struct pmlog *log, int cycle)
 static int release_prints_us(const char *release)
 {
 	long major, minor;
-	char *end;
 
-	if (!release)
+	if (!release_version(release, &major, &minor))
 		return -1;
-	major = strtol(release, &end, 10);
-	if (end == release || *end != '.')
-		return -1;
-	minor = strtol(end + 1, &end, 10);
 	return major > 5 || (major == 5 && minor >= 14);
 }
 

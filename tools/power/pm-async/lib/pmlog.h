@@ -129,6 +129,12 @@ double pmlog_observed(const struct pmlog *log, int cycle, int phase,
 int pmlog_cycle_failed(const struct pmlog *log, int cycle);
 
 /*
+ * MAJOR and MINOR of a kernel release ("7.3.4-1-amd64"): 1 if @release
+ * starts with them, else 0 (NULL included)
+ */
+int release_version(const char *release, long *major, long *minor);
+
+/*
  * duration unit detection (kernels before 5.14 printed ns >> 10 as
  * "usecs"); @release: the log's kernel release, NULL if unknown
  */
