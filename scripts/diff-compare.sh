@@ -74,16 +74,21 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 # The median of a list of times, as difflib.sh takes it: the mean of the
-# two middle ones, as an integer; "" for an empty list.  Both awk
-# programs below start with it.
+# two middle ones, as an integer; "" for an empty list.  sorted(L, V):
+# the list's values into V, in ascending order; their number.  Both awk
+# programs below start with them.
 awk_median='
-function median(l,   v, k, i, j, t) {
+function sorted(l, v,   k, i, j, t) {
 	k = split(l, v, " ")
-	if (!k) return ""
 	for (i = 2; i <= k; i++)
 		for (j = i; j > 1 && v[j - 1] + 0 > v[j] + 0; j--) {
 			t = v[j]; v[j] = v[j - 1]; v[j - 1] = t
 		}
+	return k
+}
+function median(l,   v, k) {
+	k = sorted(l, v)
+	if (!k) return ""
 	if (k % 2) return int(v[(k + 1) / 2])
 	return int((v[k / 2] + v[k / 2 + 1]) / 2)
 }'
@@ -228,11 +233,9 @@ function pair(a, b, plan,   x, y, n, i, f, c, sa, r, a0, cy) {
 }
 # dist LIST: "N, per-cycle ratio median Mx, 10-90% Lx-Hx, O over the ratio"
 # of a list of ratios in millionths.
-function dist(l,   q, n, i, j, t, o) {
-	n = split(l, q, " "); o = 0
+function dist(l,   q, n, i, o) {
+	n = sorted(l, q); o = 0
 	if (!n) return "0"
-	for (i = 2; i <= n; i++)
-		for (j = i; j > 1 && q[j - 1] + 0 > q[j] + 0; j--) { t = q[j]; q[j] = q[j - 1]; q[j - 1] = t }
 	for (i = 1; i <= n; i++) if (q[i] / 1e6 > ratio + 0) o++
 	return sprintf("%d, per-cycle ratio median %.2fx, 10-90%% %.2f-%.2fx, %d over %sx", n,
 		median(l) / 1e6, q[rank(0.1, n)] / 1e6, q[rank(0.9, n)] / 1e6, o, ratio)
