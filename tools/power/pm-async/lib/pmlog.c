@@ -1618,11 +1618,11 @@ void detect_units(const struct pmlog *log, int cycle, const char *force,
 	switch (release_prints_us(release)) {
 	case 1:
 		u->scale = 1.0;
-		u->why = "kernel 5.14 or later: initcall_debug_report() prints ktime_us_delta() usecs";
+		u->why = "kernel 5.14 or later: usecs from ktime_us_delta()";
 		return;
 	case 0:
 		u->scale = 1.024;
-		u->why = "kernel before 5.14: initcall_debug_report() prints ns>>10 as usecs: x1.024";
+		u->why = "kernel before 5.14: usecs are ns>>10: x1.024";
 		return;
 	}
 	if (n >= 3 && u->ratio >= 1.012 && u->ratio <= 1.040) {
