@@ -95,10 +95,13 @@ function median(l,   v, k) {
 
 # extract LOG...: one line per seed, tab-separated:
 #   SEED STATUS NDEV MODE SCALE TOPO CYCLES FULL MEDIAN VIOL BAD PLAN
-#   OKMEDIAN NOK CYCLELIST
-# (OKMEDIAN: the median device-phase time of the NOK cycles whose outcome
-# was as expected, full or not; CYCLELIST: "CYCLE:OK:FULL:DEV_NS" per
-# cycle, OK 1 when the outcome was as expected).
+#   OKMEDIAN NOK CYCLELIST PLANS
+# (PLAN: the first run's; OKMEDIAN: the median device-phase time of the
+# NOK cycles whose outcome was as expected, full or not; CYCLELIST:
+# "CYCLE:OK:FULL:DEV_NS:SYNC" per cycle, OK 1 when the outcome was as
+# expected, SYNC 1 when its run's plan runs it with pm_async=0; PLANS:
+# every run's plan, "RUN=PLAN" joined by " ; ", which must be the same on
+# both kernels: a recheck runs other cycles than the first run).
 # STATUS: done, or hung (started, not done).  Within one run the last run
 # of a seed counts.  A recheck (campaign.sh's DIFF_RECHECK: logs in
 # directories KERNEL-rN-BOOT) is another run of the same seed: its cycles
@@ -116,6 +119,13 @@ extract()
 		for (i = 1; i <= NF; i++)
 			if (index($i, k "=") == 1) return substr($i, length(k) + 2)
 		return ""
+	}
+	# sync0 PLAN CYCLE: 1 if a run with PLAN runs CYCLE with pm_async=0.
+	function sync0(p, c,   x, n, i) {
+		n = split(p, x, " ")
+		for (i = 1; i <= n; i++)
+			if (index(x[i], c ":") == 1) return x[i] ~ /\/async=0/
+		return 0
 	}
 	# The run a log belongs to: "" for the first, "rN" for a recheck.
 	FNR == 1 {
@@ -145,7 +155,7 @@ extract()
 		else if (field("dev_ns") != "") okl[k] = okl[k] " " field("dev_ns")
 		if (field("full") == 1) full[k]++
 		d = field("dev_ns")
-		cl[k] = cl[k] " " (tag == "" ? "" : tag ".") field("cycle") ":" (field("outcome") == "ok") ":" (field("full") == 1) ":" (d == "" ? "-" : d)
+		cl[k] = cl[k] " " (tag == "" ? "" : tag ".") field("cycle") ":" (field("outcome") == "ok") ":" (field("full") == 1) ":" (d == "" ? "-" : d) ":" sync0(plan[k], field("cycle"))
 		next
 	}
 	/^@@DIFF-SEED / { med[field("seed"), tag] = field("median_ns"); next }
@@ -156,18 +166,19 @@ extract()
 			s = order[i]
 			nt = split(tags[s], tg, " ")
 			k0 = s SUBSEP substr(tg[1], 1, length(tg[1]) - 1)
-			status = "done"; c = f = vi = b = 0; ok = l = ""
+			status = "done"; c = f = vi = b = 0; ok = l = pl = ""
 			for (j = 1; j <= nt; j++) {
 				k = s SUBSEP substr(tg[j], 1, length(tg[j]) - 1)
 				f += full[k]; vi += viol[k]; b += bad[k]
 				ok = ok okl[k]; l = l cl[k]
+				pl = pl (j > 1 ? " ; " : "") substr(tg[j], 1, length(tg[j]) - 1) "=" plan[k]
 				if (st[k] != "done") { status = "hung"; hc = cyc[k] }
 				c += cyc[k]
 			}
 			if (status == "hung") c = hc
-			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%s\n", s, status, ndev[k0], mode[k0],
+			printf "%s\t%s\t%s\t%s\t%s\t%s\t%d\t%d\t%s\t%d\t%d\t%s\t%s\t%d\t%s\t%s\n", s, status, ndev[k0], mode[k0],
 				scale[k0], topo[k0], c, f, med[k0], vi, b, plan[k0],
-				((m = median(ok)) == "" ? "-" : m), split(ok, tmp, " "), substr(l, 2)
+				((m = median(ok)) == "" ? "-" : m), split(ok, tmp, " "), substr(l, 2), pl
 		}
 	}' "${logs[@]}" | sort -n
 }
@@ -200,19 +211,16 @@ FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seed
 function ms(ns) { return sprintf("%.2f", ns / 1e6) }
 # The nearest rank of the P quantile of N sorted values.
 function rank(p, n,   r) { r = int(p * n); return r < p * n ? r + 1 : (r ? r : 1) }
-# pair STOCK_CYCLES PATCHED_CYCLES PLAN: the times of the cycles full on
+# pair STOCK_CYCLES PATCHED_CYCLES: the times of the cycles full on
 # both (fs, fp: nfull of them) and of the cycles stopped at their injected
 # failure as planned on both (as, ap: nab).  rf, ra: their per-cycle
 # ratios patched / stock, in millionths.  The ratios of the full cycles
-# that PLAN runs with pm_async=0 (the order of mainline on both kernels)
-# go to sync, over all seeds: they show the spread of the measurement
-# itself; those of the aborts go to aborts.
-function pair(a, b, plan,   x, y, n, i, f, c, sa, r, a0, cy) {
+# that the plan of their run runs with pm_async=0 (the order of mainline on both
+# kernels) go to sync, over all seeds: they show the spread of the
+# measurement itself; those of the aborts go to aborts.
+function pair(a, b,   x, y, n, i, f, c, sa, r) {
 	fs = fp = as = ap = rf = ra = ""; nfull = nab = 0
 	delete sa
-	n = split(plan, x, " ")
-	for (i = 1; i <= n; i++)
-		if (x[i] ~ /\/async=0/) { split(x[i], f, ":"); a0[f[1]] = 1 }
 	n = split(a, x, " ")
 	for (i = 1; i <= n; i++) { split(x[i], f, ":"); sa[f[1]] = x[i] }
 	n = split(b, y, " ")
@@ -224,8 +232,7 @@ function pair(a, b, plan,   x, y, n, i, f, c, sa, r, a0, cy) {
 		r = c[4] > 0 ? " " int(f[4] * 1e6 / c[4]) : ""
 		if (c[3] && f[3]) {
 			nfull++; fs = fs " " c[4]; fp = fp " " f[4]; rf = rf r
-			cy = f[1]; sub(/.*\./, "", cy)
-			if ((cy in a0) && r != "") sync = sync r
+			if (f[5] && r != "") sync = sync r
 		} else if (!c[3] && !f[3]) {
 			nab++; as = as " " c[4]; ap = ap " " f[4]; ra = ra r; aborts = aborts r
 		}
@@ -249,7 +256,7 @@ END {
 		if (s in ins) { ns++; if (!sd) sh++; sv += S[s, 10]; sb += S[s, 11]; sc += S[s, 7] }
 		if (s in inp) { np++; if (!pd) ph++; pv += P[s, 10]; pb += P[s, 11]; pc += P[s, 7]; topos[P[s, 6]] = 1 }
 		if (s in ins) topos[S[s, 6]] = 1
-		if ((s in ins) && (s in inp) && (S[s, 6] != P[s, 6] || (S[s, 12] != P[s, 12] && S[s, 12] != "-" && P[s, 12] != "-"))) {
+		if ((s in ins) && (s in inp) && (S[s, 6] != P[s, 6] || (S[s, 16] != P[s, 16] && S[s, 12] != "-" && P[s, 12] != "-"))) {
 			v = "fail"; why = why "; not the same topology or plan on both kernels (topo " S[s, 6] " / " P[s, 6] ")"
 		}
 		if (sd && !pd) { v = "fail"; why = why "; stock finished, patched " ((s in inp) ? "hung in cycle " (P[s, 7] + 1) : "never ran it") }
@@ -270,7 +277,7 @@ END {
 			why = why "; stock " ((s in ins) ? "hung in cycle " (S[s, 7] + 1) : "never ran it") ": no comparison"
 		} else if (pd) {
 			# Paired cycles: the same cycles on both kernels.
-			pair(S[s, 15], P[s, 15], P[s, 12])
+			pair(S[s, 15], P[s, 15])
 			if (nfull) {
 				sm = median(fs); pm = median(fp); rr = median(rf)
 				if (nfull != S[s, 8] || nfull != P[s, 8])

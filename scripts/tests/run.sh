@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..47"
+echo "1..49"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -503,11 +503,12 @@ ok $? "diff-compare: a seed 1.15x slower on patched fails"
 seed_log()
 {
 	local f=$1 s=$2 n=$3 c=0 t o e full
+	local plan=${SEED_PLAN:-1:mem/platform/async=0/fail=g15:suspend_late 2:mem/platform/async=1}
 
 	shift 3
 	{
 		echo "# [diff] diff: seed=$s ndev=$n scale=10% cycles=$# mode=diff topo=abc$s"
-		echo "# [diff] plan seed=$s: 1:mem/platform/async=0/fail=g15:suspend_late 2:mem/platform/async=1"
+		echo "# [diff] plan seed=$s: $plan"
 		for t; do
 			c=$((c + 1))
 			o=ok full=0 e=fail
@@ -633,6 +634,73 @@ recheck_cmp()
 	seed_log "$rc/patched-r1-1/results.log" 5 30 38000000:full && sed -i '/^@@SEED-DONE/d' "$rc/patched-r1-1/results.log" &&
 	! recheck_cmp && grep -q '^not ok 1 diff: seed=5 ndev=30: stock finished, patched hung in cycle 2$' "$T/log"
 ok $? "diff-compare: a recheck's cycles pool with the first run's, paired run by run; the seeds slower and nothing else listed for it"
+
+# A recheck runs another plan than the first run (more cycles): its
+# pm_async=0 cycles are those of its own plan (r1.2 here, 1.20x; with the
+# first run's plan the control would take r1.1, 1.05x), and each run's
+# plan must be the same on both kernels.
+rp=$T/diff-replan
+mkdir -p "$rp"/{stock,patched}-1 "$rp"/{stock,patched}-r1-1
+seed_log "$rp/stock-1/results.log" 5 30 20000000:full 30000000:full
+seed_log "$rp/patched-1/results.log" 5 30 20000000:full 30000000:full
+rplan="1:freeze/devices/async=1 2:mem/platform/async=0 3:disk/devices/async=1"
+SEED_PLAN=$rplan seed_log "$rp/stock-r1-1/results.log" 5 30 10000000:full 10000000:full 10000000:full
+SEED_PLAN=$rplan seed_log "$rp/patched-r1-1/results.log" 5 30 10500000:full 12000000:full 10500000:full
+replan_cmp()
+{
+	DIFF_OUT="$rp" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" \
+		"$rp"/stock-*/results.log -- "$rp"/patched-*/results.log >"$T/log" 2>&1
+}
+replan_cmp && grep -q 'pm_async=0 cycles full on both .*: 2, per-cycle ratio median 1.10x, 10-90% 1.00-1.20x, 1 over 1.10x' "$T/log" &&
+	SEED_PLAN=${rplan/async=0/async=1} seed_log "$rp/patched-r1-1/results.log" 5 30 10500000:full 12000000:full 10500000:full &&
+	! replan_cmp && grep -q 'seed 5 .*FAIL: not the same topology or plan on both kernels' "$T/log"
+ok $? "diff-compare: a recheck's own plan decides its pm_async=0 cycles, and must be the same on both kernels"
+
+# campaign.sh's recheck (CAMPAIGN_SUMMARY=recheck on a first run's logs,
+# a stand-in for qemu-run.sh): a round runs DIFF_RECHECK_CYCLES cycles per
+# seed (18 by default, whatever DIFF_CYCLES the first run had), its
+# kernels in the other order than the round before (the first run is
+# stock first), and pools them.  Seed 9 is 1.15x slower in the first run
+# and the first recheck, 1.00x in the second: the pooled median over
+# 6 + 18 + 18 cycles stays 1.15x, so it fails after two rounds.
+cr=$T/camp-recheck
+mkdir -p "$cr"/{stock,patched}-1
+cat >"$T/fakeqemu" <<'EOS'
+#!/bin/bash
+# fake qemu-run.sh: -k K ... -o DIR -- CMD; CMD "... DIFF_CYCLES=N sh /pma/diff.sh SEED..."
+while [ $# -gt 0 ]; do
+	case $1 in -k) k=$2; shift ;; -o) o=$2; shift ;; --) shift; cmd=$1 ;; esac
+	shift
+done
+mkdir -p "$o"
+n=$(echo "$cmd" | sed -n 's/.*DIFF_CYCLES=\([0-9]*\).*/\1/p')
+echo "$k ${o##*/} cycles=$n cmd=$cmd" >>"${o%/*}/boots"
+t=20000000
+[ "$k" = patched ] && case ${o##*/} in *-r2-*) ;; *) t=23000000 ;; esac
+for s in ${cmd##*diff.sh }; do
+	echo "# [diff] diff: seed=$s ndev=9 scale=10% cycles=$n mode=diff topo=abc$s"
+	p=""; for ((c = 1; c <= n; c++)); do p="$p $c:freeze/devices/async=$((c % 3 ? 1 : 0))"; done
+	echo "# [diff] plan seed=$s:$p"
+	for ((c = 1; c <= n; c++)); do
+		echo "@@DIFF-CYCLE seed=$s cycle=$c rc=0 expect=ok outcome=ok viol=0 full=1 dev_ns=$t"
+	done
+	echo "@@SEED-DONE $s"
+done >"$o/results.log"
+echo "@@PMA-END rc=0" >>"$o/results.log"
+EOS
+chmod +x "$T/fakeqemu"
+for k in stock patched; do
+	PMA_QEMU_RUN=$T/fakeqemu "$T/fakeqemu" -k $k -o "$cr/$k-1" -- "DIFF_CYCLES=6 sh /pma/diff.sh 9"
+done
+rm -f "$cr/boots"
+PMA_TOP=${H%/scripts} CAMPAIGN_OUT=$cr CAMPAIGN_SUMMARY=recheck DIFF_CYCLES=6 PMA_QEMU_RUN=$T/fakeqemu "$H/campaign.sh" diff >"$T/log" 2>&1
+[ $? != 0 ] && [ "$(awk '{ print $1, $2, $3 }' "$cr/boots" | tr '\n' ' ')" = \
+	"patched patched-r1-1 cycles=18 stock stock-r1-1 cycles=18 stock stock-r2-1 cycles=18 patched patched-r2-1 cycles=18 " ] &&
+	! grep -q 'DIFF_CYCLES=6' "$cr/boots" &&
+	grep -q 'seed 9 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x per cycle))' "$T/log" &&
+	grep -q 'verdict: 1 seeds, 1 topologies, 42 patched cycles' "$T/log" &&
+	grep -q 'recheck 2: seeds 9 over the time rule .*(18 cycles each, the kernels in turns)' "$T/log"
+ok $? "campaign.sh: a recheck round runs 18 cycles per seed, the kernels in turns, pooled with the first run"
 
 # The guest's plans (difflib.sh, busybox awk as in the guest): the same for
 # the same seed; every plan of 300 seeds has a suspend, a hibernation and a
