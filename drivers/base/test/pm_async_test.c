@@ -1007,6 +1007,8 @@ static int pat_hidden_check(struct pat_dev *pd, enum pat_cb cb)
 	return h->err;
 }
 
+static void pat_churn_fire(struct pat_dev *pd, enum pat_cb cb);
+
 static int pat_callback(struct device *dev, enum pat_cb cb)
 {
 	const struct pat_cb_desc *desc = &pat_cbs[cb];
@@ -1054,6 +1056,7 @@ static int pat_callback(struct device *dev, enum pat_cb cb)
 	}
 
 	start = ktime_get();
+	pat_churn_fire(pd, cb);
 	pat_do_waits(pd, cb);
 	if (desc->level)
 		pat_dev_delay(pd, pat_cb_time(pd, cb) +
@@ -2418,7 +2421,12 @@ static const struct file_operations pat_fail_fops = {
  * struct pat_churn - A device removed, and maybe one added, during the next
  *	system transition (the ``churn`` file).
  * @armed: The parameters below are set for the next transition.
- * @delay_us: Time from the start of the transition to the removal.
+ * @delay_us: Time from the start of the transition, or from the start of
+ *	@at's @at_cb callback, to the removal.
+ * @at: Device whose callback starts @delay_us (``DELAY_US@NAME:PHASE``),
+ *	empty for the start of the transition.
+ * @at_cb: That callback's index (its suspend and resume names cover
+ *	hibernation too, as for ``wait=``).
  * @name: Device to remove.
  * @newname: Device to add after the removal, empty for none.
  * @parent: Parent of @newname, empty for a top-level device.
@@ -2441,13 +2449,21 @@ static const struct file_operations pat_fail_fops = {
  * @lk: The link to add (allocated, not yet added) or to delete.
  * @order: The order of ``move=P:ORDER``, an index into pat_move_orders[]
  *	(0: DPM_ORDER_NONE, plain ``move=P``).
+ * @atpd: The device named by @at, resolved when the transition starts,
+ *	NULL once it is over.  Read by the callbacks.
+ * @fired: @atpd's @at_cb callback has started.
  *
  * Protected by &pat_lock, except that the churn thread owns @victim,
- * @newpd, @lk and the times from its start until kthread_stop() returns.
+ * @newpd, @lk, @error and the times from its start until kthread_stop()
+ * returns.
  */
 struct pat_churn {
 	bool armed;
 	u32 delay_us;
+	char at[PAT_NAME_MAX + 1];
+	int at_cb;
+	struct pat_dev *atpd;
+	atomic_t fired;
 	char name[PAT_NAME_MAX + 1];
 	char newname[PAT_NAME_MAX + 1];
 	char parent[PAT_NAME_MAX + 1];
@@ -2493,6 +2509,17 @@ static const enum dpm_order pat_move_orders[] = {
 };
 
 static struct pat_churn pat_churn;
+static DECLARE_WAIT_QUEUE_HEAD(pat_churn_wq);
+
+/* A callback starts: let a churn that waits for it go (``@NAME:PHASE``). */
+static void pat_churn_fire(struct pat_dev *pd, enum pat_cb cb)
+{
+	struct pat_churn *c = &pat_churn;
+
+	if (READ_ONCE(c->atpd) == pd && pat_wait_matches(c->at_cb, cb) &&
+	    !atomic_xchg(&c->fired, 1))
+		wake_up(&pat_churn_wq);
+}
 
 /*
  * Move, link or unlink for the churn thread.  The checks skip the moved
@@ -2536,6 +2563,16 @@ static int pat_churn_fn(void *data)
 	struct pat_dev *pd = c->victim;
 	struct pat_link *lk;
 
+	if (c->atpd) {
+		wait_event_interruptible(pat_churn_wq,
+					 atomic_read(&c->fired) ||
+					 kthread_should_stop());
+		/* The callback never ran: leave everything in place. */
+		if (!atomic_read(&c->fired)) {
+			c->error = -ETIME;
+			goto wait;
+		}
+	}
 	pat_delay(c->delay_us);
 	c->del_start = ktime_get_ns();
 	if (c->op != PAT_CHURN_DEL) {
@@ -2639,6 +2676,8 @@ static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
 
 	lockdep_assert_held(&pat_lock);
 
+	if (c->at[0] && !pat_find(c->at))
+		return -ENOENT;
 	*victim = pat_find(c->name);
 	if (!*victim)
 		return -ENOENT;
@@ -2659,6 +2698,19 @@ static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
 			return -EINVAL;
 	}
 	return 0;
+}
+
+/* Drop what a churn that did not run had ready for the thread. */
+static void pat_churn_drop(struct pat_churn *c)
+{
+	if (c->newpd)
+		put_device(&c->newpd->dev);
+	c->newpd = NULL;
+	c->victim = NULL;
+	if (c->op == PAT_CHURN_LINK)
+		kfree(c->lk);
+	c->lk = NULL;
+	WRITE_ONCE(c->atpd, NULL);
 }
 
 /* A transition starts: start the churn thread if churn is armed. */
@@ -2712,6 +2764,8 @@ static void pat_churn_start(void)
 	}
 	if (!ret) {
 		c->victim = victim;
+		atomic_set(&c->fired, 0);
+		WRITE_ONCE(c->atpd, c->at[0] ? pat_find(c->at) : NULL);
 		t = kthread_run(pat_churn_fn, c, "pat_churn");
 		if (IS_ERR(t)) {
 			ret = PTR_ERR(t);
@@ -2721,13 +2775,7 @@ static void pat_churn_start(void)
 		}
 	}
 	if (ret) {
-		if (c->newpd)
-			put_device(&c->newpd->dev);
-		c->newpd = NULL;
-		c->victim = NULL;
-		if (c->op == PAT_CHURN_LINK)
-			kfree(c->lk);
-		c->lk = NULL;
+		pat_churn_drop(c);
 		pr_warn("churn: cannot change %s: %d\n", c->name, ret);
 	}
 	c->error = ret;
@@ -2788,6 +2836,12 @@ static void pat_churn_settle(void)
 	kthread_stop(c->task);
 	put_task_struct(c->task);
 	c->task = NULL;
+	/* The thread did nothing: its callback never ran. */
+	if (c->error) {
+		pat_churn_drop(c);
+		return;
+	}
+	WRITE_ONCE(c->atpd, NULL);
 	if (c->op != PAT_CHURN_DEL) {
 		pat_churn_settle_op(c, pd);
 		return;
@@ -2834,6 +2888,14 @@ static void pat_churn_settle(void)
 	}
 }
 
+/* "DELAY_US" or "DELAY_US@NAME:PHASE", as written. */
+static void pat_churn_show_when(struct seq_file *m, struct pat_churn *c)
+{
+	seq_printf(m, "%u", c->delay_us);
+	if (c->at[0])
+		seq_printf(m, "@%s:%s", c->at, pat_cbs[c->at_cb].name);
+}
+
 static int pat_churn_show(struct seq_file *m, void *v)
 {
 	struct pat_churn *c = &pat_churn;
@@ -2844,7 +2906,9 @@ static int pat_churn_show(struct seq_file *m, void *v)
 		return -EBUSY;
 	}
 	if (c->armed) {
-		seq_printf(m, "armed %u %s", c->delay_us, c->name);
+		seq_puts(m, "armed ");
+		pat_churn_show_when(m, c);
+		seq_printf(m, " %s", c->name);
 		if (c->op != PAT_CHURN_DEL)
 			seq_printf(m, " %s=%s", pat_churn_ops[c->op], c->other);
 		if (c->order)
@@ -2855,18 +2919,23 @@ static int pat_churn_show(struct seq_file *m, void *v)
 			seq_printf(m, " parent=%s", c->parent);
 		seq_putc(m, '\n');
 	} else if (c->ran && c->error) {
-		seq_printf(m, "skipped %u %s %d\n", c->delay_us, c->name,
-			   c->error);
+		seq_puts(m, "skipped ");
+		pat_churn_show_when(m, c);
+		seq_printf(m, " %s %d\n", c->name, c->error);
 	} else if (c->ran && c->op != PAT_CHURN_DEL) {
-		seq_printf(m, "done %u %s %s=%s", c->delay_us, c->name,
-			   pat_churn_ops[c->op], c->other);
+		seq_puts(m, "done ");
+		pat_churn_show_when(m, c);
+		seq_printf(m, " %s %s=%s", c->name, pat_churn_ops[c->op],
+			   c->other);
 		if (c->order)
 			seq_printf(m, ":%s", pat_move_order_names[c->order]);
 		seq_printf(m, " %lld %lld %d\n", c->del_start, c->del_end,
 			   c->add_result);
 	} else if (c->ran) {
-		seq_printf(m, "done %u %s %lld %lld", c->delay_us, c->name,
-			   c->del_start, c->del_end);
+		seq_puts(m, "done ");
+		pat_churn_show_when(m, c);
+		seq_printf(m, " %s %lld %lld", c->name, c->del_start,
+			   c->del_end);
 		if (c->newname[0])
 			seq_printf(m, " %s %lld %d", c->newname, c->add_end,
 				   c->add_result);
@@ -2884,14 +2953,14 @@ static int pat_churn_open(struct inode *inode, struct file *file)
 /*
  * Parse "DELAY_US NAME [NEWNAME [parent=P]]", "DELAY_US NAME OP=OTHER" (OP
  * move, link or unlink; move=P may end in :after, :before or :last) or
- * "none" into pat_churn.
+ * "none" into pat_churn.  DELAY_US may be followed by "@AT:PHASE".
  */
 static int pat_churn_parse(char *s)
 {
 	struct pat_churn *c = &pat_churn;
-	char *tok[4], *p, *other, *sfx;
+	char *tok[4], *p, *other, *sfx, *at;
 	unsigned int n = 0;
-	int op, order = 0;
+	int op, order = 0, at_cb = 0;
 	u32 delay;
 
 	while (n < ARRAY_SIZE(tok) && (tok[n] = pat_next_token(&s)))
@@ -2901,6 +2970,18 @@ static int pat_churn_parse(char *s)
 	if (n == 1 && !strcmp(tok[0], "none")) {
 		c->armed = false;
 		return 0;
+	}
+	/* A device's name may hold ':', a callback's does not. */
+	at = strchr(tok[0], '@');
+	if (at) {
+		*at++ = '\0';
+		sfx = strrchr(at, ':');
+		if (!sfx)
+			return -EINVAL;
+		*sfx++ = '\0';
+		at_cb = pat_parse_cb(sfx);
+		if (at_cb < 0 || !pat_valid_name(at))
+			return -EINVAL;
 	}
 	if (n < 2 || kstrtou32(tok[0], 10, &delay) || delay > PAT_MAX_US ||
 	    !pat_valid_name(tok[1]))
@@ -2936,6 +3017,8 @@ static int pat_churn_parse(char *s)
 		p = tok[3] + 7;
 	}
 	c->delay_us = delay;
+	strscpy(c->at, at ? at : "");
+	c->at_cb = at_cb;
 	strscpy(c->name, tok[1]);
 	strscpy(c->newname, n >= 3 ? tok[2] : "");
 	c->op = op;
@@ -2966,7 +3049,7 @@ static ssize_t pat_churn_write(struct file *file, const char __user *ubuf,
 	}
 	ret = pat_churn_parse(buf);
 	if (ret) {
-		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]', 'DELAY_US NAME move=NAME[:after|:before|:last]', 'DELAY_US NAME link|unlink=NAME' or 'none'\n");
+		pr_err("churn: expected 'DELAY_US NAME [NEWNAME [parent=P]]', 'DELAY_US NAME move=NAME[:after|:before|:last]', 'DELAY_US NAME link|unlink=NAME' (DELAY_US may be DELAY_US@NAME:PHASE) or 'none'\n");
 		goto unlock;
 	}
 	/* Refuse now what would be skipped at the transition. */

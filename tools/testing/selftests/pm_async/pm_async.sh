@@ -1378,6 +1378,74 @@ churn_start_case()
 	fix_result none $err "$9"
 }
 
+# fillers: SETUP_FILLERS (3000) sync devices f1, f2... without callback
+# times, as topology lines.
+fillers()
+{
+	awk -v n="${SETUP_FILLERS:-3000}" \
+		'BEGIN { for (i = 1; i <= n; i++) printf "f%d async=0\n", i }'
+}
+
+# setup_window_case "DELAY@l:PHASE NAME [OP=OTHER]" PHASE Z DEV OTHER DESC:
+# load $TMP/in.topo and run one transition with that churn, checked; the
+# churn must have started after l's PHASE started and before Z's (the first
+# sync device the walk runs after the setup), else it missed the setup
+# (WINDOW=1), and it is tried again, SETUP_TRIES (5) times in all (when
+# l's worker comes in is up to the scheduler: a skip if it never did
+# during the setup); DEV's PHASE must start before OTHER's ends.  A
+# contract case (fix_result none) named DESC.
+setup_window_case()
+{
+	local churn=$1 ph=$2 z=$3 dev=$4 other=$5 desc=$6 cs try=0 bad=0
+
+	WINDOW=1
+	while [ $WINDOW = 1 ] && [ $try -lt "${SETUP_TRIES:-5}" ]; do
+		try=$((try + 1))
+		err=1
+		WINDOW=0
+		load "$TMP/in.topo" && echo "$churn" >$LAB/churn || break
+		err=0
+		if ! good_cycle freeze; then
+			bad=1
+			break
+		fi
+		set -- $churn
+		if [ $# = 2 ]; then
+			# The removed device has left the topology.
+			cat $LAB/topology >"$TMP/topo"
+			grep -v "^$2 " "$TMP/state.base" >"$TMP/state.rm"
+			mv "$TMP/state.rm" "$TMP/state.base"
+		fi
+		check_report "$SUSPEND_ALL" "" && check_state || bad=1
+		# "done DELAY NAME START_NS END_NS" or "done DELAY NAME
+		# OP=OTHER START_NS END_NS RESULT".
+		set -- $(cat $LAB/churn)
+		case $4 in
+		*=*) cs=$5; churn_done || bad=1 ;;
+		*) cs=$4; [ "$1" = done ] || { ktap_print_msg "churn: $*"; bad=1; } ;;
+		esac
+		awk -v ph="$ph" -v z="$z" -v cs="$cs" '
+		$1 == "l" && $2 == ph { sl = $3 }
+		$1 == z && $2 == ph { sz = $3 }
+		END {
+			if (sl != "" && sz != "" && sl + 0 < cs + 0 && cs + 0 < sz + 0)
+				exit 0
+			printf "# churn at %s, not after l started (%s)", cs, sl
+			printf " and before %s started (%s)\n", z, sz
+			exit 1
+		}' "$TMP/report" || WINDOW=1
+		[ $WINDOW = 1 ] || started_by "$dev" "$ph" "$other" "$ph" || err=1
+	done
+	echo none >$LAB/churn
+	[ $bad = 0 ] || err=1
+	if [ $err = 0 ] && [ $WINDOW = 1 ]; then
+		ktap_test_skip "$desc: the churn missed the setup in $try transitions"
+		return
+	fi
+	[ $try = 1 ] || ktap_print_msg "the churn came during the setup in transition $try"
+	fix_result none $err "$desc"
+}
+
 # failed_cycle DEV PHASE: a transition in which DEV's PHASE fails (armed
 # with fail=): the transition fails, every device comes back, the next one
 # succeeds.
@@ -1412,7 +1480,7 @@ busy_overlap()
 	}' "$TMP/report"
 }
 
-NR_CONTRACT=16
+NR_CONTRACT=19
 test_contract()
 {
 	set_pm_async 1
@@ -1642,6 +1710,30 @@ test_contract()
 	fi
 	fix_result none $err "contract: a device moved behind the walk"\
 " (DPM_ORDER_PARENT_BEFORE_DEV) in a failed suspend"
+
+	# A device removed or a link deleted while a suspend phase is being
+	# set up: the leaf l is started then, and as its callback starts the
+	# churn thread makes the change, after the setup counted the device
+	# or link.  The superior must start when the walk would reach it, not
+	# at the end of the phase, behind the slow sync s0 at the list's
+	# start.  The sync fillers make the setup long enough for l's worker
+	# and the churn thread to come in.
+	topo_from "s0 async=0 suspend=150000\np suspend=1000\n$(fillers)\n"\
+"c parent=p async=0\nz async=0 suspend=1000\nl suspend=20000\n"
+	setup_window_case "0@l:suspend c" suspend z p s0 \
+		"contract: a sync child removed while suspend is set up starts"\
+" its parent"
+	topo_from "s0 async=0 suspend=150000\ny suspend=1000\n$(fillers)\n"\
+"x suppliers=y suspend=50000\nz async=0 suspend=1000\nl suspend=20000\n"
+	setup_window_case "0@l:suspend x unlink=y" suspend z y s0 \
+		"contract: a link deleted while suspend is set up starts its"\
+" supplier"
+	topo_from "s0 async=0 suspend_late=150000\ny suspend_late=1000\n"\
+"$(fillers)\nx suppliers=y suspend_late=50000\n"\
+"z async=0 suspend_late=1000\nl suspend_late=20000\n"
+	setup_window_case "0@l:suspend_late x unlink=y" suspend_late z y s0 \
+		"contract: a link deleted while suspend_late is set up starts its"\
+" supplier"
 
 	# Eight async devices whose callbacks busy-wait (mdelay(), as an ACPI
 	# Stall() or a polling loop does), all started upfront: with two CPUs
@@ -2014,7 +2106,7 @@ test_bad_input()
 	reject_fail "fail file: not a suspend phase" "b0 resume"
 }
 
-NR_PARSE=3
+NR_PARSE=4
 
 test_parse()
 {
@@ -2047,6 +2139,24 @@ test_parse()
 		{ ktap_print_msg "the fail file did not arm"; err=1; }
 	echo "p0 none" >$LAB/fail
 	result $err "fail: fail= and the fail file arm and disarm failures"
+
+	# A churn started by a device's callback reads back as written; an
+	# unknown device or callback, or none, is refused.
+	topo_from "a\nb suppliers=a\n"
+	err=1
+	if load "$TMP/in.topo" && echo "5@a:suspend_late b unlink=a" >$LAB/churn &&
+	   [ "$(cat $LAB/churn)" = "armed 5@a:suspend_late b unlink=a" ]; then
+		err=0
+		for bad in "5@x:suspend b" "5@a:bogus b" "5@a b" "@a:suspend b" \
+			"5@:suspend b"; do
+			if echo "$bad" 2>/dev/null >$LAB/churn; then
+				ktap_print_msg "churn '$bad' accepted"
+				err=1
+			fi
+		done
+	fi
+	echo none >$LAB/churn
+	result $err "churn: DELAY_US@NAME:PHASE reads back; a bad trigger is refused"
 
 	# Every new key, in any order, and a wait= for a device defined later
 	# in the same write: read back and written back unchanged.
