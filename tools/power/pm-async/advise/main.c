@@ -295,8 +295,9 @@ int main(int argc, char **argv)
 		a.obslog = obs;
 		a.cycle = cycle;
 		log_for_kernel = have_d ? dmesg : ftrace;
-		if (log_kernel_release(log_for_kernel, kernel, sizeof(kernel),
-				       kernel_from, sizeof(kernel_from))) {
+		if (log_kernel_release(have_d ? &dlog : &flog, log_for_kernel,
+				       kernel, sizeof(kernel), kernel_from,
+				       sizeof(kernel_from))) {
 			a.kernel = kernel;
 			a.kernel_from = kernel_from;
 		}

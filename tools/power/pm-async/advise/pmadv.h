@@ -126,12 +126,13 @@ int graph_link_by_name(struct graph *g, const char *cons, const char *sup,
 int graph_read_devlinks(struct graph *g, const char *root, int *skipped,
 			char *err, size_t errlen);
 /*
- * The kernel release a log came from: a "Linux version X" line, the
- * pm-graph header "# suspend-... HOST MODE X" or the "kernel X" line of
- * pm-async-measure's run.txt in the log's directory.  1 if found.
+ * The kernel release a log came from: what its parse (@pl) found, a "Linux
+ * version X" line or the pm-graph header "# suspend-... HOST MODE X", or
+ * the "kernel X" line of pm-async-measure's run.txt in the directory of
+ * @log (the path, "-" for stdin).  1 if found.
  */
-int log_kernel_release(const char *log, char *rel, size_t n, char *from,
-		       size_t fn);
+int log_kernel_release(const struct pmlog *pl, const char *log, char *rel,
+		       size_t n, char *from, size_t fn);
 /*
  * DIR-of-log/NAME if it is a readable file, else NULL (static buffer);
  * links.txt is taken only from a pm-async-measure directory (run.txt)

@@ -477,8 +477,8 @@ int summarize_main(int argc, char **argv)
 					pmlog_free(&log);
 				continue;
 			}
-			if (!log_kernel_release(L[l].logs[k], rel, sizeof(rel),
-						from, sizeof(from)))
+			if (!log_kernel_release(&log, L[l].logs[k], rel,
+						sizeof(rel), from, sizeof(from)))
 				*rel = 0;
 			for (c = 0; c < log.ncycles; c++)
 				do_cycle(&L[l], &log, c, limit, units_opt,

@@ -126,54 +126,19 @@ const char *beside_log(const char *log, const char *name)
 	return path;
 }
 
-/* "6.12.117-1~deb12u1 ..." -> the first word, if it starts "N.N" */
-static int take_release(const char *p, char *rel, size_t n)
+int log_kernel_release(const struct pmlog *pl, const char *log, char *rel,
+		       size_t n, char *from, size_t fn)
 {
-	size_t len = strcspn(p, " \t\r\n");
-
-	if (len == 0 || len >= n || !(p[0] >= '0' && p[0] <= '9') ||
-	    !strchr(p, '.') || (size_t)(strchr(p, '.') - p) > len)
-		return 0;
-	memcpy(rel, p, len);
-	rel[len] = 0;
-	return 1;
-}
-
-int log_kernel_release(const char *log, char *rel, size_t n, char *from,
-		       size_t fn)
-{
-	FILE *f = strcmp(log, "-") ? fopen(log, "r") : NULL;
-	struct line_reader lr;
-	char *line, *p;
-	int lineno = 0, found = 0;
 	const char *run;
+	FILE *f;
+	int found = 0;
 
-	if (f)
-		lr_init(&lr, f, LINE_MAX_BYTES);
-	while (f && !found && lr_next(&lr) > 0) {
-		line = lr.line;
-		lineno++;
-		p = strstr(line, "Linux version ");
-		if (p && take_release(p + 14, rel, n)) {
-			snprintf(from, fn, "%s:%d: Linux version", log, lineno);
-			found = 1;
-		} else if (lineno == 1 && !strncmp(line, "# suspend-", 10)) {
-			/* pm-graph: "# suspend-DATE HOST MODE RELEASE" */
-			char w[4][128];
-
-			if (sscanf(line, "# %127s %127s %127s %127s", w[0], w[1],
-				   w[2], w[3]) == 4 && take_release(w[3], rel, n)) {
-				snprintf(from, fn, "%s:1: pm-graph header", log);
-				found = 1;
-			}
-		}
-	}
-	if (f) {
-		lr_free(&lr);
-		fclose(f);
-	}
-	if (found)
+	if (pl && pl->release_line && strlen(pl->release) < n) {
+		strcpy(rel, pl->release);
+		snprintf(from, fn, "%s:%d: %s", log, pl->release_line,
+			 pl->release_pmgraph ? "pm-graph header" : "Linux version");
 		return 1;
+	}
 	/* stdin has no directory: no run.txt of a measure run beside it */
 	run = strcmp(log, "-") ? beside_log(log, "run.txt") : NULL;
 	f = run ? fopen(run, "r") : NULL;
@@ -181,7 +146,7 @@ int log_kernel_release(const char *log, char *rel, size_t n, char *from,
 		char buf[256];
 
 		while (!found && fgets(buf, sizeof(buf), f))
-			if (!strncmp(buf, "kernel ", 7) && take_release(buf + 7, rel, n)) {
+			if (!strncmp(buf, "kernel ", 7) && release_word(buf + 7, rel, n)) {
 				snprintf(from, fn, "%s (pm-async-measure)", run);
 				found = 1;
 			}

@@ -1143,6 +1143,43 @@ static void too_long_note(const struct pmlog *log, char *buf, size_t n)
 		buf[0] = 0;
 }
 
+/* "6.12.117-1~deb12u1 ..." -> the first word, if it starts "N.N" */
+int release_word(const char *p, char *rel, size_t n)
+{
+	size_t len = strcspn(p, " \t\r\n\"");
+
+	if (len == 0 || len >= n || !(p[0] >= '0' && p[0] <= '9') ||
+	    !strchr(p, '.') || (size_t)(strchr(p, '.') - p) > len)
+		return 0;
+	memcpy(rel, p, len);
+	rel[len] = 0;
+	return 1;
+}
+
+/*
+ * The first kernel release a log names: its "Linux version" line (dmesg,
+ * journal text or JSON) or pm-graph's first line, "# suspend-DATE HOST
+ * MODE RELEASE".
+ */
+static void note_release(struct pmlog *log, int lineno, const char *line)
+{
+	const char *p;
+	char w[4][128];
+
+	if (log->release_line)
+		return;
+	p = strstr(line, "Linux version ");
+	if (p && release_word(p + 14, log->release, sizeof(log->release))) {
+		log->release_line = lineno;
+	} else if (lineno == 1 && !strncmp(line, "# suspend-", 10) &&
+		   sscanf(line, "# %127s %127s %127s %127s", w[0], w[1], w[2],
+			  w[3]) == 4 &&
+		   release_word(w[3], log->release, sizeof(log->release))) {
+		log->release_line = 1;
+		log->release_pmgraph = 1;
+	}
+}
+
 static void log_init(struct pmlog *log, const char *name, struct pstate *st)
 {
 	memset(log, 0, sizeof(*log));
@@ -1174,6 +1211,7 @@ int pmlog_parse_dmesg(FILE *f, const char *name, struct pmlog *log,
 		lineno++;
 		if (rc == LR_TOO_LONG)
 			continue;
+		note_release(log, lineno, lr.line);
 		k = lr.line[0] == '{' ?
 			journal_entry(lr.line, msg, sizeof(msg), &ts) : -1;
 		if (k >= 0)
@@ -1424,6 +1462,7 @@ int pmlog_parse_ftrace(FILE *f, const char *name, struct pmlog *log,
 		lineno++;
 		if (rc == LR_TOO_LONG)
 			continue;
+		note_release(log, lineno, lr.line);
 		if (line_ftrace(&st, &w, lineno, lr.line))
 			log->used++;
 		else

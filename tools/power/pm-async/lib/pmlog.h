@@ -106,6 +106,9 @@ struct pmlog {
 	int nprepare;		/* prepare/complete callbacks (ftrace), ignored */
 	struct devpath *paths;	/* device paths the log prints */
 	int npaths, cappaths;
+	char release[64];	/* the kernel release the log names, or "" */
+	int release_line;	/* where: its line, 0 if none */
+	int release_pmgraph;	/* 1: a pm-graph header, 0: "Linux version" */
 };
 
 #define PARSE_OK      0
@@ -132,6 +135,7 @@ int pmlog_cycle_failed(const struct pmlog *log, int cycle);
  * MAJOR and MINOR of a kernel release ("7.3.4-1-amd64"): 1 if @release
  * starts with them, else 0 (NULL included)
  */
+int release_word(const char *p, char *rel, size_t n);
 int release_version(const char *release, long *major, long *minor);
 
 /*

@@ -877,6 +877,49 @@ static void test_profile(void)
 	}
 }
 
+/* ------------------------------------------------------------ release */
+
+/*
+ * The kernel release comes from the log's own parse, so a log on stdin
+ * names it too (it used to be read again from the file, which stdin has
+ * not): "Linux version 5.10" decides ns>>10 durations.
+ */
+static void test_release_stdin(void)
+{
+	char dir[] = "/tmp/pmadv-relXXXXXX";
+	char *src = logpath("new_basic.txt"), *path, *a, *out;
+	FILE *f, *in;
+	int c, st;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "release: mkdtemp");
+		free(src);
+		return;
+	}
+	path = xasprintf("%s/log.txt", dir);
+	f = fopen(path, "w");
+	in = fopen(src, "r");
+	if (f)
+		fprintf(f, "[    0.000000] Linux version 5.10.0-test (x) #1 SMP\n");
+	while (f && in && (c = fgetc(in)) != EOF)
+		fputc(c, f);
+	if (in)
+		fclose(in);
+	if (f)
+		fclose(f);
+	a = xasprintf("- < '%s'", path);
+	out = run(a, &st);
+	ok(st == 0 && strstr(out, "kernel    : 5.10.0-test (-:1: Linux version)") &&
+	   strstr(out, "kernel before 5.14"),
+	   "release: named by the log itself, also on stdin (5.10: ns>>10 durations)");
+	free(out);
+	free(a);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(src);
+}
+
 /* ------------------------------------------------------------ links, CLI */
 
 static void test_links_cli(void)
@@ -2780,6 +2823,7 @@ int main(int argc, char **argv)
 	test_advice();
 	test_profile();
 	test_links_cli();
+	test_release_stdin();
 	test_cli_policy();
 	test_cli_sysfs();
 	test_cli_options();
