@@ -1480,7 +1480,7 @@ busy_overlap()
 	}' "$TMP/report"
 }
 
-NR_CONTRACT=19
+NR_CONTRACT=20
 test_contract()
 {
 	set_pm_async 1
@@ -1734,6 +1734,45 @@ test_contract()
 	setup_window_case "0@l:suspend_late x unlink=y" suspend_late z y s0 \
 		"contract: a link deleted while suspend_late is set up starts its"\
 " supplier"
+
+	# A supplier with a driver removed during resume, 5 ms into the resume
+	# of its parent r: its driver unbinds first, which turns its managed
+	# link to the unbound consumer c dormant before the PM core hears of
+	# the removal.  c, counted on s when the phase started, must start
+	# then (mainline: when the walk reaches it), not when the phase ends
+	# behind the slow sync z.
+	topo_from "r resume=20000\ns parent=r driver=1\nc driver=0 managed=s\n"\
+"z async=0 resume=150000\n"
+	err=1
+	WINDOW=0
+	if load "$TMP/in.topo" && echo "5000@r:resume s" >$LAB/churn; then
+		err=0
+		if good_cycle freeze; then
+			# s has left the topology, the report and the state.
+			cat $LAB/topology >"$TMP/topo"
+			grep -v '^s ' "$TMP/state.base" >"$TMP/state.s"
+			mv "$TMP/state.s" "$TMP/state.base"
+			check_report "$SUSPEND_ALL" "" && check_state || err=1
+			# "done DELAY s DEL_START_NS DEL_END_NS", within r's resume.
+			set -- $(cat $LAB/churn)
+			if [ "$1" != done ]; then
+				ktap_print_msg "churn: $*"
+				err=1
+			else
+				awk -v cs="$4" '
+				$1 == "r" && $2 == "resume" { sr = $3; er = $4 }
+				END {
+					exit !(sr != "" && sr + 0 < cs + 0 && cs + 0 < er + 0)
+				}' "$TMP/report" || WINDOW=1
+			fi
+			started_by c resume z resume || err=1
+		else
+			err=1
+		fi
+		echo none >$LAB/churn
+	fi
+	fix_result none $err "contract: a supplier removed during resume starts"\
+" its consumer, whose link its driver's unbinding made dormant"
 
 	# Eight async devices whose callbacks busy-wait (mdelay(), as an ACPI
 	# Stall() or a polling loop does), all started upfront: with two CPUs
