@@ -1952,12 +1952,16 @@ ts_suspend_ms()
 test_hidden()
 {
 	err=1
+	# Up to 3 transitions: in the first one after the load, gpio0's
+	# worker may come in only after ts's check on a loaded host (stock
+	# failed 0 of 1 once, beside a soak); at least one must fail.
 	if hidden_topo 100; then
-		n1=$(hidden_cycles 1 1)
+		n1=$(hidden_cycles 3 1)
 		log=$(dmesg | grep -E "pm_async_test ts: (PM: failed to suspend async: error -11|$(:
 			)suspend: command failed: -11)" | tail -n 2)
-		[ "$n1" = 1 ] && [ "$(echo "$log" | grep -c .)" = 2 ] && check_state && err=0
-		[ $err = 0 ] || ktap_print_msg "failed async: $n1 of 1; log: $log"
+		[ "$n1" != x ] && [ "$n1" -ge 1 ] &&
+			[ "$(echo "$log" | grep -c .)" = 2 ] && check_state && err=0
+		[ $err = 0 ] || ktap_print_msg "failed async: $n1 of 3; log: $log"
 	fi
 	result $err "hidden: async, ts fails with -EAGAIN (driver message and"\
 " 'ts: PM: failed to suspend async: error -11'), devices back"
