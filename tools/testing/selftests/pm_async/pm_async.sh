@@ -1480,7 +1480,7 @@ busy_overlap()
 	}' "$TMP/report"
 }
 
-NR_CONTRACT=20
+NR_CONTRACT=21
 test_contract()
 {
 	set_pm_async 1
@@ -1773,6 +1773,35 @@ test_contract()
 	fi
 	fix_result none $err "contract: a supplier removed during resume starts"\
 " its consumer, whose link its driver's unbinding made dormant"
+
+	# r, with 1,100 consumers through managed links that are dormant (no
+	# driver on r), is removed during resume, while their parent p still
+	# waits for the slow sync s.  The links were never counted: dropping
+	# them anyway started every consumer early, 1,024 workers (the pm_async
+	# workqueue's max_active) slept on p and p's own work never ran (the
+	# series before "Drop the count of a device link once" hung here).
+	{
+		printf "s async=0 resume=20000\np suppliers=s\nr driver=0\n"
+		awk 'BEGIN { for (i = 0; i < 1100; i++) printf "c%d parent=p managed=r\n", i }'
+	} >"$TMP/in.topo"
+	err=1
+	if load "$TMP/in.topo" && echo "0@s:resume r" >$LAB/churn; then
+		err=0
+		if good_cycle freeze; then
+			# r has left the topology, the report and the state.
+			cat $LAB/topology >"$TMP/topo"
+			grep -v '^r ' "$TMP/state.base" >"$TMP/state.r"
+			mv "$TMP/state.r" "$TMP/state.base"
+			check_report "$SUSPEND_ALL" "" && check_state || err=1
+			set -- $(cat $LAB/churn)
+			[ "$1" = done ] || { ktap_print_msg "churn: $*"; err=1; }
+		else
+			err=1
+		fi
+		echo none >$LAB/churn
+	fi
+	fix_result none $err "contract: a device with 1,100 dormant consumers"\
+" under a deferred parent, removed during resume"
 
 	# Eight async devices whose callbacks busy-wait (mdelay(), as an ACPI
 	# Stall() or a polling loop does), all started upfront: with two CPUs
