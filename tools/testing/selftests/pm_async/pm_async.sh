@@ -1386,6 +1386,37 @@ fillers()
 		'BEGIN { for (i = 1; i <= n; i++) printf "f%d async=0\n", i }'
 }
 
+# forget NAME: churn removed NAME, which has left the topology, the report
+# and the state: so it leaves the saved topology and state too.
+forget()
+{
+	cat $LAB/topology >"$TMP/topo"
+	grep -v "^$1 " "$TMP/state.base" >"$TMP/state.rm"
+	mv "$TMP/state.rm" "$TMP/state.base"
+}
+
+# removed_cycle NAME: one transition that must succeed, in which churn
+# removes NAME; then the report and the state are checked and the churn
+# must be done.  0: all good, 1: a check failed, 2: the transition failed.
+# CHURN_START is when the removal started (empty if it was not done).
+removed_cycle()
+{
+	CHURN_START=""
+	good_cycle freeze || return 2
+	forget "$1"
+	rm_rc=0
+	check_report "$SUSPEND_ALL" "" && check_state || rm_rc=1
+	# "done DELAY NAME DEL_START_NS DEL_END_NS"
+	set -- $(cat $LAB/churn)
+	if [ "$1" = done ]; then
+		CHURN_START=$4
+	else
+		ktap_print_msg "churn: $*"
+		rm_rc=1
+	fi
+	return $rm_rc
+}
+
 # setup_window_case "DELAY@l:PHASE NAME [OP=OTHER]" PHASE Z DEV OTHER DESC:
 # load $TMP/in.topo and run one transition with that churn, checked; the
 # churn must have started after l's PHASE started and before Z's (the first
@@ -1410,12 +1441,7 @@ setup_window_case()
 			break
 		fi
 		set -- $churn
-		if [ $# = 2 ]; then
-			# The removed device has left the topology.
-			cat $LAB/topology >"$TMP/topo"
-			grep -v "^$2 " "$TMP/state.base" >"$TMP/state.rm"
-			mv "$TMP/state.rm" "$TMP/state.base"
-		fi
+		[ $# = 2 ] && forget "$2"
 		check_report "$SUSPEND_ALL" "" && check_state || bad=1
 		# "done DELAY NAME START_NS END_NS" or "done DELAY NAME
 		# OP=OTHER START_NS END_NS RESULT".
@@ -1635,31 +1661,20 @@ test_contract()
 	WINDOW=0
 	if load "$TMP/in.topo" && echo "150000 c1" >$LAB/churn; then
 		err=0
-		if good_cycle freeze; then
-			# c1 has left the topology, the report and the state.
-			cat $LAB/topology >"$TMP/topo"
-			grep -v '^c1 ' "$TMP/state.base" >"$TMP/state.c1"
-			mv "$TMP/state.c1" "$TMP/state.base"
-			check_report "$SUSPEND_ALL" "" && check_state || err=1
-			# "done DELAY c1 DEL_START_NS DEL_END_NS": the removal
-			# came after c2's suspend, before k's had ended.
-			set -- $(cat $LAB/churn)
-			if [ "$1" != done ]; then
-				ktap_print_msg "churn: $*"
-				err=1
-			else
-				awk -v cs="$4" '
-				$1 == "c2" && $2 == "suspend" { e2 = $4 }
-				$1 == "k" && $2 == "suspend" { ek = $4 }
-				END {
-					exit !(e2 != "" && ek != "" &&
-					       e2 + 0 < cs + 0 && cs + 0 < ek + 0)
-				}' \
-					"$TMP/report" || WINDOW=1
-			fi
+		removed_cycle c1
+		rc=$?
+		[ $rc = 0 ] || err=1
+		if [ $rc != 2 ]; then
+			# The removal came after c2's suspend, before k's had
+			# ended.
+			[ -z "$CHURN_START" ] || awk -v cs="$CHURN_START" '
+			$1 == "c2" && $2 == "suspend" { e2 = $4 }
+			$1 == "k" && $2 == "suspend" { ek = $4 }
+			END {
+				exit !(e2 != "" && ek != "" &&
+				       e2 + 0 < cs + 0 && cs + 0 < ek + 0)
+			}' "$TMP/report" || WINDOW=1
 			started_by p suspend s1 suspend || err=1
-		else
-			err=1
 		fi
 		echo none >$LAB/churn
 	fi
@@ -1747,27 +1762,17 @@ test_contract()
 	WINDOW=0
 	if load "$TMP/in.topo" && echo "5000@r:resume s" >$LAB/churn; then
 		err=0
-		if good_cycle freeze; then
-			# s has left the topology, the report and the state.
-			cat $LAB/topology >"$TMP/topo"
-			grep -v '^s ' "$TMP/state.base" >"$TMP/state.s"
-			mv "$TMP/state.s" "$TMP/state.base"
-			check_report "$SUSPEND_ALL" "" && check_state || err=1
-			# "done DELAY s DEL_START_NS DEL_END_NS", within r's resume.
-			set -- $(cat $LAB/churn)
-			if [ "$1" != done ]; then
-				ktap_print_msg "churn: $*"
-				err=1
-			else
-				awk -v cs="$4" '
-				$1 == "r" && $2 == "resume" { sr = $3; er = $4 }
-				END {
-					exit !(sr != "" && sr + 0 < cs + 0 && cs + 0 < er + 0)
-				}' "$TMP/report" || WINDOW=1
-			fi
+		removed_cycle s
+		rc=$?
+		[ $rc = 0 ] || err=1
+		if [ $rc != 2 ]; then
+			# The removal came within r's resume.
+			[ -z "$CHURN_START" ] || awk -v cs="$CHURN_START" '
+			$1 == "r" && $2 == "resume" { sr = $3; er = $4 }
+			END {
+				exit !(sr != "" && sr + 0 < cs + 0 && cs + 0 < er + 0)
+			}' "$TMP/report" || WINDOW=1
 			started_by c resume z resume || err=1
-		else
-			err=1
 		fi
 		echo none >$LAB/churn
 	fi
@@ -1787,17 +1792,7 @@ test_contract()
 	err=1
 	if load "$TMP/in.topo" && echo "0@s:resume r" >$LAB/churn; then
 		err=0
-		if good_cycle freeze; then
-			# r has left the topology, the report and the state.
-			cat $LAB/topology >"$TMP/topo"
-			grep -v '^r ' "$TMP/state.base" >"$TMP/state.r"
-			mv "$TMP/state.r" "$TMP/state.base"
-			check_report "$SUSPEND_ALL" "" && check_state || err=1
-			set -- $(cat $LAB/churn)
-			[ "$1" = done ] || { ktap_print_msg "churn: $*"; err=1; }
-		else
-			err=1
-		fi
+		removed_cycle r || err=1
 		echo none >$LAB/churn
 	fi
 	fix_result none $err "contract: a device with 1,100 dormant consumers"\
