@@ -62,17 +62,20 @@ parse_series()
 }
 
 # Every file under the overlay roots must be claimed by exactly one patch.
+# tools/power/pm-async is not overlay: the project's user tools live there
+# and stay out of the kernel series.
 overlay_files()
 {
 	local roots="drivers include Documentation tools kernel lib"
+	local own=tools/power/pm-async
 
 	cd "$TOP" || return
 	if env -u GIT_INDEX_FILE git rev-parse --git-dir >/dev/null 2>&1; then
 		# shellcheck disable=SC2086
-		env -u GIT_INDEX_FILE git ls-files -co --exclude-standard -- $roots
+		env -u GIT_INDEX_FILE git ls-files -co --exclude-standard -- $roots ":!$own"
 	else
 		# shellcheck disable=SC2086
-		find $roots -type f 2>/dev/null || true
+		find $roots -path "$own" -prune -o -type f -print 2>/dev/null || true
 	fi | sort -u
 }
 
