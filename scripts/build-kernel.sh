@@ -86,4 +86,14 @@ start=$SECONDS
 kmake -j"$(nproc)" ${PMA_KTARGETS:-bzImage modules}
 rm -rf "$obj/modinst"
 kmake INSTALL_MOD_PATH="$obj/modinst" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+# The bench's workqueue floor module (bench/wqfloor, not part of the
+# series), built against this kernel in its object tree and installed with
+# its modules (lib/modules/RELEASE/updates).
+if [ -f "$TOP/bench/wqfloor/Kbuild" ]; then
+	ext=$obj/pma_wqfloor
+	mkdir -p "$ext"
+	cp -p "$TOP"/bench/wqfloor/Kbuild "$TOP"/bench/wqfloor/*.c "$ext/"
+	kmake M="$ext" modules
+	kmake M="$ext" INSTALL_MOD_PATH="$obj/modinst" INSTALL_MOD_STRIP=1 modules_install >/dev/null
+fi
 say "kernel $kernel-$flavour ready after $((SECONDS - start)) s: $(cat "$obj/include/config/kernel.release")"

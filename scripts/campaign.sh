@@ -13,9 +13,10 @@
 # reported.
 #
 # A hung transition is caught in the guest by the lab's watchdog (RL_TIMEOUT
-# seconds, default 300), which prints the blocked tasks' stacks and panics;
-# the boot then ends without a result, the hang is counted, the stacks are
-# shown, and the campaign goes on (fuzz: from the next seed).
+# seconds, default 300), which prints the blocked tasks' stacks and warns;
+# qemu-run.sh then stops the guest, the boot ends without a result, the hang
+# is counted, the stacks are shown, and the campaign goes on (fuzz: from the
+# next seed).
 #
 # Knobs (environment):
 #   faults  FAULT_KERNELS ("stock patched"), FAULT_PROFILES ("laptop

@@ -27,7 +27,7 @@
 #
 # Every guest run is checked as a whole as well ("KERNEL/guest"): qemu-run's
 # exit status (124: timeout, 125: the guest stopped without reporting, a
-# panic), the end marker @@PMA-END, and every stream asked for must be in
+# panic, a hung transition the lab's watchdog warned of), the end marker @@PMA-END, and every stream asked for must be in
 # results.log ("never started" otherwise); on any of these the last console
 # lines are shown (scripts/guest-checks.sh).  The kernel log check
 # ("KERNEL/kernel-log", the "dmesg" stream of CHECK_STREAMS, always run)
@@ -40,10 +40,11 @@
 # hibernation of real drivers with the lab's devices beside them
 # (scripts/guest/drivers.sh).
 #
-# CHECK_KERNELS="patched stock", CHECK_STREAMS (default "kselftest
-# reliability measure replay diff drivers dmesg"; "kunit" runs the KUnit
+# CHECK_KERNELS="patched stock", CHECK_STREAMS (default "kselftest floor
+# reliability measure replay diff drivers drvmeasure dmesg"; "floor" tests
+# the bench's workqueue floor module; "kunit" runs the KUnit
 # modules of a kernel and is dropped on stock), CHECK_TIMEOUT (seconds per
-# boot, 1500) and CHECK_DRIVERS_TIMEOUT (the laptop boot, 1200) select
+# boot, 1500) and CHECK_DRIVERS_TIMEOUT (the laptop boot, 1500) select
 # parts.  The stock kernel (mainline 7.3 plus the lab) lacks
 # the series' fixes of mainline's engine: its guest runs with
 # PM_ASYNC_XFAIL="no_pm add_during dc_link link_during skip_resume_abort
@@ -190,7 +191,7 @@ boot()
 
 for k in ${CHECK_KERNELS:-patched stock}; do
 	build "$k" test "$k" || continue
-	streams=${CHECK_STREAMS:-kselftest reliability measure replay diff drivers drvmeasure dmesg}
+	streams=${CHECK_STREAMS:-kselftest floor reliability measure replay diff drivers drvmeasure dmesg}
 	xfail=""
 	if [ "$k" = stock ]; then
 		streams=${streams/kunit/}

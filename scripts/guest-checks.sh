@@ -8,8 +8,9 @@
 # stopped without reporting), STREAMS the streams the guest was asked for.
 # Prints two framed TAP streams for tap-summary.sh:
 #  - "guest": the run reached its end marker @@PMA-END; a timeout, a kernel
-#    panic, a guest that never ran its command or stopped without the end
-#    marker is a "not ok" with the reason, with the last console lines as
+#    panic, a hung transition the lab's watchdog warned of, a guest that
+#    never ran its command or stopped without the end marker is a "not ok"
+#    with the reason, with the last console lines as
 #    comments (also shown on stderr, unless qemu-run.sh did already);
 #  - "kernel-log": the whole console, per stream (kernel-log.sh).
 # The streams that never started are counted by tap-summary.sh -e STREAMS;
@@ -29,6 +30,8 @@ elif [ ! -s "$dir/console.log" ] && [ ! -s "$dir/results.log" ]; then
 	why="no console output: the guest did not boot (qemu-run.sh status $rc)"
 elif grep -q 'Kernel panic - not syncing' "$dir/console.log"; then
 	why="kernel panic: $(grep -m1 -o 'Kernel panic - not syncing.*' "$dir/console.log")"
+elif grep -q 'pm_async_test: watchdog: hung system transition' "$dir/console.log"; then
+	why="a hung system transition: the lab's watchdog warned (qemu-run.sh status $rc)"
 elif ! grep -q '^@@PMA-BEGIN' "$dir/results.log" 2>/dev/null; then
 	why="the guest never ran its command (no @@PMA-BEGIN; qemu-run.sh status $rc)"
 elif ! grep -q '^@@PMA-END' "$dir/results.log"; then

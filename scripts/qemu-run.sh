@@ -7,7 +7,8 @@
 # initramfs, run COMMAND (a shell command line) in the guest and print its
 # output as it comes.  The exit status is COMMAND's; a guest that crashes,
 # powers off without reporting, or runs past the timeout is killed and
-# reported as a failure with the last console lines.
+# reported as a failure with the last console lines: 124 for the timeout,
+# 125 otherwise, also when the lab's watchdog warns of a hung transition.
 #
 # Options:
 #   -k KERNEL    stock|patched (default patched)
@@ -186,9 +187,33 @@ fi
 # (check.sh, tap-summary.sh, kernel-log.sh) after a timeout too.
 crlf() { sed -i 's/\r$//' "$results" "$console"; }
 
+# stop_guest WHY: stop QEMU, print WHY and the last console lines.
+stop_guest()
+{
+	kill "$qpid" 2>/dev/null || true
+	wait "$qpid" 2>/dev/null || true
+	qpid=""
+	sleep 0.5
+	crlf
+	echo "[pm-async] $1; last console lines:" >&2
+	tail -n 40 "$console" | sed 's/^/    /' >&2
+}
+
 deadline=$((SECONDS + timeout))
-ended=""
+ended="" hung="" polls=0
 while kill -0 "$qpid" 2>/dev/null; do
+	# The lab's watchdog warns of a hung transition and leaves the guest
+	# as it is (nothing in it can end the transition): once the warning
+	# is on the console, 2 s for the rest of it, then QEMU is stopped.
+	polls=$((polls + 1))
+	if [ -z "$hung" ] && [ $((polls % 5)) = 0 ] &&
+		grep -q 'pm_async_test: watchdog: hung system transition' "$console" 2>/dev/null; then
+		hung=$((SECONDS + 2))
+	fi
+	if [ -n "$hung" ] && [ $SECONDS -ge "$hung" ]; then
+		stop_guest "HANG: the lab's watchdog caught a hung transition in the guest ($kernel-$flavour)"
+		exit 125
+	fi
 	# q35 does not exit on the guest's ACPI power-off here ("reboot:
 	# Power down", then nothing): once the guest has reported its end,
 	# it gets 5 s to power off, then QEMU is stopped.
@@ -200,13 +225,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 		break
 	fi
 	if [ $SECONDS -ge $deadline ]; then
-		kill "$qpid" 2>/dev/null || true
-		wait "$qpid" 2>/dev/null || true
-		qpid=""
-		sleep 0.5
-		crlf
-		echo "[pm-async] TIMEOUT: guest ($kernel-$flavour) still running after ${timeout}s; last console lines:" >&2
-		tail -n 40 "$console" | sed 's/^/    /' >&2
+		stop_guest "TIMEOUT: guest ($kernel-$flavour) still running after ${timeout}s"
 		exit 124
 	fi
 	sleep 0.2

@@ -43,7 +43,8 @@
 # Per seed "@@DIFF-SEED seed=S ndev=N topo=MD5 full=N median_ns=NS
 # viol=N bad=N" (median of dev_ns over the full cycles), one TAP result
 # (no violation, every outcome as expected) and "@@SEED-DONE S".  A hang is
-# caught by the lab's watchdog (RL_TIMEOUT), which panics the guest.
+# caught by the lab's watchdog (RL_TIMEOUT), whose warning makes the host
+# stop the guest (qemu-run.sh).
 #
 #   DIFF_CYCLES  transitions per seed (default 6)
 #   DIFF_MAXDEV  largest topology (default 120)

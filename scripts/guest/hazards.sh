@@ -22,8 +22,8 @@
 # that must run ran once (those the PM core may skip at most once), every
 # device back active with runtime PM as before.  A failing seed prints its
 # parameters and the topology of the failing cycle (lines "#T ...").  A hang is
-# caught by the lab's watchdog (RL_TIMEOUT), which panics the guest: the
-# host counts it and goes on from the next seed.
+# caught by the lab's watchdog (RL_TIMEOUT), whose warning makes the host
+# stop the guest: the host counts it and goes on from the next seed.
 #
 #   HAZ_CYCLES   cycles per seed (default 10)
 #   HAZ_MAXDEV   largest topology (default 300)

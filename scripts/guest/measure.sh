@@ -59,8 +59,8 @@ command -v pm-async-measure >/dev/null && command -v pm-async-advise >/dev/null 
 	exit 1
 }
 
-# The plan comes first: a guest that dies in the middle (the lab's watchdog
-# panics it on a hung transition) leaves the stream short of its plan.
+# The plan comes first: a guest that dies in the middle (the host stops it
+# when the lab's watchdog warns of a hung transition) leaves the stream short of its plan.
 echo "1..19"	# 11 here, 8 in bisect.sh
 modprobe pm_async_test 2>/dev/null
 echo clear >$LAB/topology 2>/dev/null

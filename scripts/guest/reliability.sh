@@ -12,7 +12,7 @@
 # (scripts/campaign.sh).
 
 # The plan comes first, so that a guest that dies (a hung transition: the
-# lab's watchdog panics) leaves a stream short of its plan, which counts as
+# lab's watchdog warns, the host stops the guest) leaves a stream short of its plan, which counts as
 # a failure: 3 devices x 3 phases x 2 modes + 3 pairs x 2 modes, 4 seeds,
 # churn's 2 warm-up cycles, 4 churn rounds, the two fixed churn cases and
 # 4 hazard seeds.

@@ -23,7 +23,7 @@ scale=${REPLAY_SCALE:-0.01}
 cycles=${REPLAY_CYCLES:-2}
 
 echo "TAP version 13"
-# The plan first: a hang (the lab's watchdog panics the guest) leaves the
+# The plan first: a hang (the lab's watchdog warns, the host stops the guest) leaves the
 # stream short of it.
 rl_plan $((2 + cycles))
 rl_init

@@ -5,7 +5,7 @@
 # Every transition goes through rl_cycle, which
 #  - guards it with two watchdogs: the lab's (debugfs "watchdog": a hang
 #    while user space is frozen, i.e. in the device phases, prints the
-#    blocked tasks' stacks and panics, so the host counts it) and a shell
+#    blocked tasks' stacks and warns; the host stops the guest and counts it) and a shell
 #    one (a write that has not returned after RL_TIMEOUT seconds while user
 #    space runs: "echo w" to sysrq, counted as a hang);
 #  - scans the kernel log lines of the transition for sanitizer reports

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # tap.sh (in the guest, sourced): numbered TAP results for measure.sh,
-# bisect.sh and drvmeasure.sh.  ok DESC, nok DESC, check DESC CONDITION [FILE]: CONDITION is
+# bisect.sh, drvmeasure.sh and floor.sh --test.  ok DESC, nok DESC, check DESC CONDITION [FILE]: CONDITION is
 # a shell command line (eval); when it fails, the last 40 lines of FILE
 # are shown as comments.
 

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..49"
+echo "1..52"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -114,6 +114,14 @@ echo 'int stray;' >"$top/drivers/base/stray.c"
 ok $? "tree: an overlay file no patch claims is an error"
 rm "$top/drivers/base/stray.c"
 
+# The project's user tools live in tools/power/pm-async and are no part
+# of the kernel series: not overlay, so unclaimed and never in the tree.
+mkdir -p "$top/tools/power/pm-async/lib"
+echo 'int tool;' >"$top/tools/power/pm-async/lib/t.c"
+"$H/tree.sh" >"$T/log" 2>&1 && [ ! -e "$src/tools/power/pm-async/lib/t.c" ]
+ok $? "tree: tools/power/pm-async (the user tools) is not overlay: unclaimed, not in the tree"
+rm -r "$top/tools/power"
+
 cp "$top/patches/$p2" "$T/p2.save"
 sed -i 's/^ Docs$/ Dogs/' "$top/patches/$p2"
 "$H/tree.sh" >"$T/log" 2>&1
@@ -148,6 +156,25 @@ git -C "$src" commit -q -a -m "fix new.c"
 [ $? != 0 ] && grep -q "squash it" "$T/log"
 ok $? "export: a later commit changing an overlay file is refused"
 git -C "$src" reset -q --hard HEAD~1
+
+# The kselftest suspends the machine's devices only when asked: without
+# PM_ASYNC_SUSPEND=1 it skips before touching anything.  Stand-in KTAP
+# helpers; "id" says non-root, so a missing gate still cannot suspend
+# this host (the test would skip "must be run as root" and fail here).
+mkdir -p "$T/ks/kselftest" "$T/ks/pm_async"
+cp "$H/../tools/testing/selftests/pm_async/pm_async.sh" "$T/ks/pm_async/"
+cat >"$T/ks/kselftest/ktap_helpers.sh" <<'EOS'
+KSFT_SKIP=4
+id() { echo 1000; }
+ktap_print_header() { echo "TAP version 13"; }
+ktap_skip_all() { echo "1..0 # SKIP $*"; }
+ktap_print_msg() { echo "# $*"; }
+EOS
+env -u PM_ASYNC_SUSPEND sh "$T/ks/pm_async/pm_async.sh" >"$T/log" 2>&1
+[ $? = 4 ] && grep -q '^1\.\.0 # SKIP suspends every device of this machine.*PM_ASYNC_SUSPEND=1' "$T/log" &&
+	PM_ASYNC_SUSPEND=1 sh "$T/ks/pm_async/pm_async.sh" >"$T/log2" 2>&1
+[ $? = 4 ] && grep -q '^1\.\.0 # SKIP must be run as root' "$T/log2"
+ok $? "kselftest: skips unless PM_ASYNC_SUSPEND=1 (it suspends the machine's devices); with it, goes on"
 
 # The TAP summariser: leaf counting, skips, plans and crashed streams.
 printf 'junk\n@@TAP a\nKTAP version 1\n1..2\n    1..2\n    ok 1 x\n    not ok 2 y\nnot ok 1 s\nok 2 t # SKIP no\n@@TAPEND a rc=1\n@@TAP b\n1..3\nok 1 z\n@@PMA-END rc=1\n' >"$T/tap"
@@ -189,6 +216,8 @@ ok $? "make run: CMD with quotes, \$VAR and \$(...) reaches qemu-run.sh unchange
 #                  replay's used to) and the guest hangs
 #   skip=S         stream S never starts
 #   warn=S         a WARNING is printed on the console during stream S
+#   watchdog=S     stream S prints one result, the lab's watchdog warns of
+#                  a hung transition and the guest stays hung
 # and FAKE_DIFF_DIR, where KERNEL.diff is the "diff" stream of KERNEL.
 # Otherwise every stream passes.  The "dmesg" stream (in-guest ring buffer
 # scan) passes: the early warning has scrolled out, as it would.
@@ -227,6 +256,13 @@ for s in "$@"; do
 	case " $FAKE_GUEST " in
 	*" hang=$s "*)
 		printf 'TAP version 13\nok 1 %s: first case\n' "$s" >>"$res"
+		exec sleep 600 ;;
+	*" watchdog=$s "*)
+		printf 'TAP version 13\nok 1 %s: first case\n' "$s" >>"$res"
+		k 3 "pm_async_test: watchdog: system transition not over after 90 s, the PM task and the blocked tasks:"
+		k 3 "------------[ cut here ]------------"
+		k 3 "pm_async_test: watchdog: hung system transition"
+		k 3 "WARNING: CPU: 0 PID: 12 at drivers/base/test/pm_async_test.c:3310 pat_watchdog_fn+0x1c0/0x1d0"
 		exec sleep 600 ;;
 	*" warn=$s "*)
 		k 3 "WARNING: CPU: 1 PID: 97 at drivers/base/power/main.c:1234 dpm_suspend+0x42/0x1f0"
@@ -364,6 +400,12 @@ ok $? "make check: a kernel that panics at boot fails it"
 fake_check hang FAKE_GUEST=hang=replay CHECK_TIMEOUT=3
 check_failed 'not ok: patched/guest: .*timed out' && grep -q 'FAIL patched/replay' "$T/log"
 ok $? "make check: a guest that hangs mid-stream (plan not printed yet) fails it"
+
+t0=$SECONDS
+fake_check watchdog FAKE_GUEST=watchdog=reliability
+check_failed "not ok: patched/guest: .*a hung system transition: the lab's watchdog warned" &&
+	grep -q 'FAIL patched/reliability' "$T/log" && [ $((SECONDS - t0)) -lt 40 ]
+ok $? "make check: a guest whose lab watchdog warns of a hung transition is stopped at once (not at the 60 s timeout) and fails it"
 
 fake_check never FAKE_GUEST=skip=measure
 check_failed 'FAIL patched/measure .*never started'
