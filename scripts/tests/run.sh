@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..52"
+echo "1..53"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -568,16 +568,17 @@ seed_log()
 # seed 7's full cycle 1.15x slower it fails.
 ab=$T/diff-abort
 mkdir -p "$ab"
-seed_log "$ab/stock.log" 7 20 20000000:full 1000000:ok
-seed_log "$ab/patched.log" 7 20 20400000:full 3000000:ok
-seed_log "$ab/stock8.log" 8 20 30000000:bad 2000000:ok
-seed_log "$ab/patched8.log" 8 20 30000000:full 8000000:ok
+aplan="1:mem/platform/async=1 2:mem/platform/async=1/fail=g15:suspend_late"
+SEED_PLAN=$aplan seed_log "$ab/stock.log" 7 20 20000000:full 1000000:ok
+SEED_PLAN=$aplan seed_log "$ab/patched.log" 7 20 20400000:full 3000000:ok
+SEED_PLAN=$aplan seed_log "$ab/stock8.log" 8 20 30000000:bad 2000000:ok
+SEED_PLAN=$aplan seed_log "$ab/patched8.log" 8 20 30000000:full 8000000:ok
 DIFF_OUT="$ab" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$ab/stock.log" "$ab/stock8.log" -- \
 	"$ab/patched.log" "$ab/patched8.log" >"$T/log" 2>&1 &&
 	! grep -q '^seed 7 ' "$T/log" &&
-	grep -q '^seed 8 .*counted: .*; no cycle full on both kernels (0 / 1 full): time not compared (aborts (injected failures, not in the time rule): 1, stock 2.00 ms, patched 8.00 ms (4.00x per cycle))' "$T/log" &&
+	grep -q '^seed 8 .*counted: .*; no pm_async=1 cycle full on both kernels (0 / 1 full): time not compared (aborts (injected failures, not in the time rule): 1, stock 2.00 ms, patched 8.00 ms (4.00x per cycle))' "$T/log" &&
 	grep -q '^aborts paired .*: 2, per-cycle ratio median 3.50x, 10-90% 3.00-4.00x, 2 over 1.10x' "$T/log" &&
-	grep -q '0 slower than 1.10x (0 under the 5 ms floor, 0 left out: stock did not finish, 1 compared, 1 with no cycle full on both), 0 seeds failing the rules: PASS' "$T/log" &&
+	grep -q '0 slower than 1.10x (0 under the 5 ms floor, 0 left out: stock did not finish, 1 compared, 1 with no pm_async=1 cycle full on both), 0 seeds failing the rules: PASS' "$T/log" &&
 	sed -i 's/dev_ns=20400000/dev_ns=23000000/' "$ab/patched.log" &&
 	! DIFF_OUT="$ab" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$ab/stock.log" -- "$ab/patched.log" >"$T/log" 2>&1 &&
 	grep -q '^seed 7 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x per cycle); aborts .*: 1, stock 1.00 ms, patched 3.00 ms (3.00x per cycle))' "$T/log"
@@ -607,8 +608,8 @@ ok $? "diff-compare: the same cycles on both kernels (a cycle bad on stock only 
 # per-cycle ratios is 0.81x; with patched 30% slower in 3 cycles it fails.
 pr=$T/diff-ratio
 mkdir -p "$pr"
-seed_log "$pr/stock.log" 198 22 29872626:full 9574411:full 9058761:ok 10660264:full 37820997:ok 26139122:full 11263312:full
-seed_log "$pr/patched.log" 198 22 24320836:full 7836597:full 9042625:ok 8576694:full 39237702:ok 20976973:full 16671687:full
+SEED_PLAN=$aplan seed_log "$pr/stock.log" 198 22 29872626:full 9574411:full 9058761:ok 10660264:full 37820997:ok 26139122:full 11263312:full
+SEED_PLAN=$aplan seed_log "$pr/patched.log" 198 22 24320836:full 7836597:full 9042625:ok 8576694:full 39237702:ok 20976973:full 16671687:full
 DIFF_TAP=1 DIFF_OUT="$pr" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$pr/stock.log" -- "$pr/patched.log" >"$T/log" 2>&1 &&
 	grep -q '^ok 1 diff: seed=198 ndev=22: stock 11.26 ms, patched 16.67 ms (0.81x per cycle); aborts .*: 2, ' "$T/log" &&
 	sed -i 's/dev_ns=24320836/dev_ns=38834413/; s/dev_ns=7836597/dev_ns=12446734/; s/dev_ns=8576694/dev_ns=13858343/' "$pr/patched.log" &&
@@ -647,7 +648,8 @@ ok $? "diff-compare: violations stock has too are counted; more than stock's fai
 # with the same run's cycle on the other kernel.  Seed 5 is 1.15x slower
 # in the first run and 0.95x in the recheck (at twice stock's time): the
 # pooled median is 1.05x.  Cycle 1 runs with pm_async=0 (seed_log's plan):
-# two such cycles, 1.15x and 0.95x.  Seed 6, slower and with a violation,
+# two such cycles, 1.15x and 0.95x, the control, not the seed's rule
+# (its cycles 2 only).  Seed 6, slower and with a violation,
 # is no candidate for a recheck; a recheck that hangs fails.
 rc=$T/diff-recheck
 mkdir -p "$rc"/{stock,patched}-1 "$rc"/{stock,patched}-r1-1
@@ -662,13 +664,13 @@ recheck_cmp()
 }
 ! DIFF_OUT="$rc" DIFF_GEN="$T/fakegen" DIFF_SLOWER_OUT="$rc/slower" "$H/diff-compare.sh" \
 	"$rc/stock-1/results.log" -- "$rc/patched-1/results.log" >"$T/log" 2>&1 &&
-	grep -q 'seed 5 .*FAIL: patched slower than 1.10x stock (stock 25.00 ms, patched 28.75 ms (1.15x per cycle))' "$T/log" &&
+	grep -q 'seed 5 .*FAIL: patched slower than 1.10x stock (stock 30.00 ms, patched 34.50 ms (1.15x per cycle), over the 1 pm_async=1 cycles full on both (2 / 2 full))' "$T/log" &&
 	[ "$(cat "$rc/slower")" = 5 ] &&
-	recheck_cmp && grep -q '^ok 1 diff: seed=5 ndev=30: stock 35.00 ms, patched 36.25 ms (1.05x per cycle)$' "$T/log" &&
+	recheck_cmp && grep -q '^ok 1 diff: seed=5 ndev=30: stock 45.00 ms, patched 45.75 ms (1.05x per cycle), over the 2 pm_async=1 cycles full on both (4 / 4 full)$' "$T/log" &&
 	grep -q 'pm_async=0 cycles full on both .*: 2, per-cycle ratio median 1.05x, 10-90% 0.95-1.15x, 1 over 1.10x' "$T/log" &&
 	grep -q 'verdict: 1 seeds, 1 topologies, 4 patched cycles, .*PASS$' "$T/log" && [ ! -s "$rc/slower" ] &&
 	seed_log "$rc/patched-r1-1/results.log" 5 30 46000000:full 69000000:full &&
-	! recheck_cmp && grep -q '^not ok 1 diff: seed=5 ndev=30: stock 35.00 ms, patched 40.25 ms (1.15x per cycle): patched slower than 1.10x stock$' "$T/log" &&
+	! recheck_cmp && grep -q '^not ok 1 diff: seed=5 ndev=30: stock 45.00 ms, patched 51.75 ms (1.15x per cycle), over the 2 pm_async=1 cycles full on both (4 / 4 full): patched slower than 1.10x stock$' "$T/log" &&
 	{ cat "$rc/stock-1/results.log"; sed 's/=5 /=6 /; s/seed=5:/seed=6:/; s/topo=abc5/topo=abc6/; s/ 5$/ 6/' "$rc/stock-1/results.log"; } >"$rc/s" &&
 	{ cat "$rc/patched-1/results.log"; sed 's/=5 /=6 /; s/seed=5:/seed=6:/; s/topo=abc5/topo=abc6/; s/ 5$/ 6/; 0,/viol=0/s//viol=1/' "$rc/patched-1/results.log"; } >"$rc/p" &&
 	! DIFF_OUT="$rc" DIFF_GEN="$T/fakegen" DIFF_SLOWER_OUT="$rc/slower" "$H/diff-compare.sh" "$rc/s" -- "$rc/p" >"$T/log" 2>&1 &&
@@ -697,6 +699,23 @@ replan_cmp && grep -q 'pm_async=0 cycles full on both .*: 2, per-cycle ratio med
 	SEED_PLAN=${rplan/async=0/async=1} seed_log "$rp/patched-r1-1/results.log" 5 30 10500000:full 12000000:full 10500000:full &&
 	! replan_cmp && grep -q 'seed 5 .*FAIL: not the same topology or plan on both kernels' "$T/log"
 ok $? "diff-compare: a recheck's own plan decides its pm_async=0 cycles, and must be the same on both kernels"
+
+# Seed 709 of the 661-960 run: the only cycles full on both were run with
+# pm_async=0 (mainline's order on both kernels), 1.15x.  They are the
+# control, not the seed's time rule: not compared, counted.  With the same
+# cycle run with pm_async=1 the seed fails.
+sz=$T/diff-sync0
+mkdir -p "$sz"
+seed_log "$sz/stock.log" 9 30 20000000:full 1000000:ok 9000000:bad
+seed_log "$sz/patched.log" 9 30 23000000:full 1100000:ok 9000000:full
+DIFF_OUT="$sz" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$sz/stock.log" -- "$sz/patched.log" >"$T/log" 2>&1 &&
+	grep -q '^seed 9 .*counted: .*no pm_async=1 cycle full on both kernels (1 / 2 full, 1 pm_async=0 on both: the control): time not compared' "$T/log" &&
+	grep -q '^pm_async=0 cycles full on both .*: 1, per-cycle ratio median 1.15x' "$T/log" &&
+	grep -q '0 compared, 1 with no pm_async=1 cycle full on both), 0 seeds failing the rules: PASS' "$T/log" &&
+	sed -i 's/async=0/async=1/' "$sz/stock.log" "$sz/patched.log" &&
+	! DIFF_OUT="$sz" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$sz/stock.log" -- "$sz/patched.log" >"$T/log" 2>&1 &&
+	grep -q '^seed 9 .*FAIL: patched slower than 1.10x stock.*(stock 20.00 ms, patched 23.00 ms (1.15x per cycle)' "$T/log"
+ok $? "diff-compare: pm_async=0 cycles are the control, not a seed's time rule (a seed with only those full on both is not compared)"
 
 # campaign.sh's recheck (CAMPAIGN_SUMMARY=recheck on a first run's logs,
 # a stand-in for qemu-run.sh): a round runs DIFF_RECHECK_CYCLES cycles per
@@ -739,7 +758,7 @@ PMA_TOP=${H%/scripts} CAMPAIGN_OUT=$cr CAMPAIGN_SUMMARY=recheck DIFF_CYCLES=6 PM
 [ $? != 0 ] && [ "$(awk '{ print $1, $2, $3 }' "$cr/boots" | tr '\n' ' ')" = \
 	"patched patched-r1-1 cycles=18 stock stock-r1-1 cycles=18 stock stock-r2-1 cycles=18 patched patched-r2-1 cycles=18 " ] &&
 	! grep -q 'DIFF_CYCLES=6' "$cr/boots" &&
-	grep -q 'seed 9 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x per cycle))' "$T/log" &&
+	grep -q 'seed 9 .*FAIL: patched slower than 1.10x stock (stock 20.00 ms, patched 23.00 ms (1.15x per cycle), over the 28 pm_async=1 cycles full on both (42 / 42 full))' "$T/log" &&
 	grep -q 'verdict: 1 seeds, 1 topologies, 42 patched cycles' "$T/log" &&
 	grep -q 'recheck 2: seeds 9 over the time rule .*(18 cycles each, the kernels in turns)' "$T/log"
 ok $? "campaign.sh: a recheck round runs 18 cycles per seed, the kernels in turns, pooled with the first run"
