@@ -1300,11 +1300,23 @@ static int pat_link_add(struct pat_dev *consumer, struct pat_dev *supplier,
 		[PAT_LINK_SYNC_STATE]	= DL_FLAG_SYNC_STATE_ONLY,
 	};
 	struct pat_link *lk;
+	u32 f = flags[kind];
+
+	/*
+	 * A driver adds a DL_FLAG_AUTOREMOVE_CONSUMER link from the consumer's
+	 * probe; a link to a consumer with no driver is one made before it
+	 * probes, as fw_devlink makes them (no autoremove flag).  The driver
+	 * core warns when a supplier unbinds from under an autoremove link of
+	 * a consumer that never bound.  The lab's drivers probe synchronously
+	 * when their device is added, so dev->driver is settled here.
+	 */
+	if (kind == PAT_LINK_MANAGED && !READ_ONCE(consumer->dev.driver))
+		f &= ~DL_FLAG_AUTOREMOVE_CONSUMER;
 
 	lk = kzalloc_obj(*lk);
 	if (!lk)
 		return -ENOMEM;
-	lk->link = device_link_add(&consumer->dev, &supplier->dev, flags[kind]);
+	lk->link = device_link_add(&consumer->dev, &supplier->dev, f);
 	if (!lk->link) {
 		kfree(lk);
 		pr_err("cannot link consumer %s to supplier %s\n",
