@@ -1551,8 +1551,11 @@ test_contract()
 	# when the walk reaches them, after g.b.c and h: an engine that
 	# starts a device for its waiter must wait for them too.  (In each
 	# suspend phase, the sync hx lets h.b.c finish before the walk
-	# reaches h, which mainline does not make wait for it: case 3e.)
+	# reaches h, which mainline does not make wait for it: case 3e; in
+	# each resume phase, the sync gx lets g finish before the walk reaches
+	# g.b.c, which mainline does not make wait for g either.)
 	topo_from "v wait=suspend:g\ng suspend=4000\ng.b parent=g pm=0\n"\
+"gx async=0 resume=30000 resume_early=30000 resume_noirq=30000\n"\
 "g.b.c parent=g.b async=0 suspend=20000\nh async=0 resume=20000\n"\
 "hx async=0 suspend=30000 suspend_late=30000 suspend_noirq=30000\n"\
 "h.b parent=h pm=0\nh.b.c parent=h.b resume=4000\n"\
