@@ -21,6 +21,11 @@ KDEBVER=${PMA_KERNEL_DEBVER:-7.3.4-1~bpo13+1}
 DEBDIR=$BUILD/debian
 KTAR=${KSRC:-${PMA_KERNEL_TAR:-$DEBDIR/pkg/usr/src/$KPKG.tar.xz}}
 
+# The line the lab's watchdog prints on a hung transition (pr_emerg, so
+# also without CONFIG_BUG): qemu-run.sh stops the guest on it,
+# guest-checks.sh names it.
+WATCHDOG_HUNG='pm_async_test: watchdog: hung system transition'
+
 say() { printf '[pm-async] %s\n' "$*" >&2; }
 die() { printf '[pm-async] error: %s\n' "$*" >&2; exit 1; }
 

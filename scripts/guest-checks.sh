@@ -17,6 +17,7 @@
 # they are named here and the console is shown for them too.
 
 set -uo pipefail
+. "$(dirname "$0")/common.sh"
 
 k=$1 dir=$2 rc=$3 tmo=$4 streams=$5
 why="" missing=""
@@ -30,7 +31,7 @@ elif [ ! -s "$dir/console.log" ] && [ ! -s "$dir/results.log" ]; then
 	why="no console output: the guest did not boot (qemu-run.sh status $rc)"
 elif grep -q 'Kernel panic - not syncing' "$dir/console.log"; then
 	why="kernel panic: $(grep -m1 -o 'Kernel panic - not syncing.*' "$dir/console.log")"
-elif grep -q 'pm_async_test: watchdog: hung system transition' "$dir/console.log"; then
+elif grep -qF "$WATCHDOG_HUNG" "$dir/console.log"; then
 	why="a hung system transition: the lab's watchdog warned (qemu-run.sh status $rc)"
 elif ! grep -q '^@@PMA-BEGIN' "$dir/results.log" 2>/dev/null; then
 	why="the guest never ran its command (no @@PMA-BEGIN; qemu-run.sh status $rc)"

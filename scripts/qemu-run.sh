@@ -207,7 +207,7 @@ while kill -0 "$qpid" 2>/dev/null; do
 	# is on the console, 2 s for the rest of it, then QEMU is stopped.
 	polls=$((polls + 1))
 	if [ -z "$hung" ] && [ $((polls % 5)) = 0 ] &&
-		grep -q 'pm_async_test: watchdog: hung system transition' "$console" 2>/dev/null; then
+		grep -qF "$WATCHDOG_HUNG" "$console" 2>/dev/null; then
 		hung=$((SECONDS + 2))
 	fi
 	if [ -n "$hung" ] && [ $SECONDS -ge "$hung" ]; then

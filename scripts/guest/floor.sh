@@ -42,8 +42,6 @@ floor_ok()
 
 if [ "$1" = --test ]; then
 	. /pma/tap.sh
-	st=0
-	nok() { n=$((n + 1)); st=1; echo "not ok $n - $*"; }
 	echo "TAP version 13"
 	echo "1..3"
 	check "floor: pma_wqfloor loads and makes $F" "modprobe pma_wqfloor && [ -f $F ]"
@@ -58,7 +56,7 @@ if [ "$1" = --test ]; then
 	check "floor: 20 sleeping work items in each of three ways run side by side" \
 		"floor_ok /tmp/floor.out" /tmp/floor.out
 	rmmod pma_wqfloor
-	exit $st
+	exit $((nfail > 0))
 fi
 
 kernel=$1 rounds=$2 items=$3 us=$4
