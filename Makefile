@@ -44,8 +44,8 @@ help:
 	@echo "make bench-kernels stock and patched kernels without debugging options"
 	@echo "make initramfs     the guest image for KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR)"
 	@echo "make run CMD='...' boot KERNEL=$(KERNEL) FLAVOUR=$(FLAVOUR) MACHINE=$(MACHINE) (pc|laptop) and run CMD in the guest"
-	@echo "make series        the series as git format-patch output with a cover letter in out/series"
-	@echo "make series-check  git am it onto a fresh tree, checkpatch and build after each patch"
+	@echo "make series        the four postings as git format-patch output, each with its cover letter, in out/series/N-NAME"
+	@echo "make series-check  git am them in order onto a fresh tree, checkpatch and build after each patch"
 
 deps:
 	@$(S)/deps.sh

@@ -32,9 +32,9 @@
 #           seed), HAZ_MAXDEV (300), HAZ_CHUNK (seeds per boot, 25),
 #           HAZ_MODE (hazards; hazards-dc also makes direct_complete
 #           suppliers of links the PM core does not wait for, which breaks
-#           mainline itself: patch 0007), HAZ_CHURN ("unlink";
+#           mainline itself: patch 0002), HAZ_CHURN ("unlink";
 #           "unlink,move,link" adds device_move() and device_link_add()
-#           during transitions, which break mainline itself: 0009, 0008),
+#           during transitions, which break mainline itself: 0004, 0003),
 #           RL_TIMEOUT (the lab's watchdog is RL_TIMEOUT + 30 s; default
 #           90 here).  Rule: every seed that stock finishes, patched
 #           finishes, with no violation; a seed that fails or hangs prints

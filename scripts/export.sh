@@ -8,7 +8,10 @@
 # Rules: a file a commit adds is an overlay file and is kept whole in the
 # repository at its kernel path; a later commit must not modify it (squash
 # the fix into the commit that adds it).  Everything else a commit changes
-# goes into its patch.  The "stock" tag marks the end of the lab part.
+# goes into its patch.  The postings ("#posting" lines) and the end of the
+# stock kernel's part ("#stock") stay where patches/series has them: a
+# "#posting" line before the patch it preceded, "#stock" after the patch it
+# followed (patches are matched by subject, without their numbers).
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -16,18 +19,14 @@ set -euo pipefail
 # Another worktree of the same repository may be exported too (for example
 # one where a change was prepared while build/patched was busy):
 #   PMA_EXPORT_SRC=DIR      the tree to export instead of build/patched/src
-#   PMA_EXPORT_STOCK=REV    the end of the lab part there (default: tag stock)
 #   PMA_EXPORT_OVERLAY=0    leave the overlay files of the repository alone
 SRC=${PMA_EXPORT_SRC:-$SRC}
-stock_rev=${PMA_EXPORT_STOCK:-stock}
 copy_overlay=${PMA_EXPORT_OVERLAY:-1}
 
 [ -e "$SRC/.git" ] || die "no tree in $SRC: run 'make tree' first"
 if [ -n "$(git -C "$SRC" status --porcelain --untracked-files=no)" ]; then
 	die "$SRC has uncommitted changes: commit them first"
 fi
-git -C "$SRC" merge-base --is-ancestor "$stock_rev" HEAD ||
-	die "'$stock_rev' (end of the lab part) is not an ancestor of HEAD in $SRC"
 
 # The series claims a file the commit adds, or the highest directory of it
 # that the series creates, so that new files there need no series edit.
@@ -45,10 +44,29 @@ claim()
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/patches"
-declare -A owner=()
+declare -A owner=() before=() after=()
 n=0
-stock=$(git -C "$SRC" rev-parse "$stock_rev")
-[ "$stock" = "$(git -C "$SRC" rev-parse base)" ] && echo "#stock" >>"$tmp/series.body"
+
+# The structure lines of patches/series, keyed by the patch they precede
+# ("#posting") or follow ("#stock"), its name without the number.
+key() { local k=${1#[0-9][0-9][0-9][0-9]-}; echo "${k%.patch}"; }
+prev="" pend=""
+while IFS= read -r line; do
+	case $line in
+	"#posting"*) pend="$pend$line"$'\n' ;;
+	"#stock") after[${prev:-^}]="${after[${prev:-^}]:-}#stock"$'\n' ;;
+	"#"* | "") ;;
+	*)
+		prev=$(key "${line%%[ 	]*}")
+		[ -z "$pend" ] || before[$prev]=$pend
+		pend=""
+		;;
+	esac
+done < <(sed -n '/^$/,$p' "$TOP/patches/series" 2>/dev/null)
+[ -z "$pend" ] || die "patches/series ends with a #posting line"
+placed=0
+printf '%s' "${after[^]:-}" >>"$tmp/series.body"
+[ -z "${after[^]:-}" ] || placed=$((placed + 1))
 
 for c in $(git -C "$SRC" rev-list --reverse base..HEAD); do
 	n=$((n + 1))
@@ -74,13 +92,18 @@ for c in $(git -C "$SRC" rev-list --reverse base..HEAD); do
 		git -C "$SRC" format-patch -1 --stdout --zero-commit \
 			--no-signature "$c" | sed '/^---$/q' >"$tmp/patches/$name"
 	fi
+	k=$(key "$name")
 	{
+		[ -z "${before[$k]:-}" ] || { printf '%s' "${before[$k]}"; placed=$((placed + 1)); }
 		echo "$name"
 		for f in $added; do claim "$f"; done | awk '!seen[$0]++'
+		[ -z "${after[$k]:-}" ] || { printf '%s' "${after[$k]}"; placed=$((placed + 1)); }
 	} >>"$tmp/series.body"
-	[ "$c" = "$stock" ] && echo "#stock" >>"$tmp/series.body"
 	say "  $name${added:+ (+$(echo "$added" | wc -l) overlay files)}"
 done
+
+[ "$placed" = $((${#before[@]} + ${#after[@]})) ] ||
+	die "a #posting or #stock line of patches/series lost the patch it was next to (renamed or dropped): put it back by hand"
 
 # Replace patches/ and the overlay files in one go.
 rm -f "$TOP"/patches/*.patch

@@ -1,8 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make series-check: apply out/series (make series) with git am onto a
-# fresh Debian 7.3 tree, one patch at a time; after each patch run
+# make series-check: apply the postings of out/series (make series), in
+# order, with git am onto a fresh Debian 7.3 tree, one patch at a time;
+# after each patch run
 # checkpatch --strict and kernel-doc on what it touches and, unless
 # SERIES_CHECK_BUILD=0, build the kernel (bisectability).  After the last
 # patch drivers/base/power is built with W=1 (and sparse, C=1, when
@@ -46,11 +47,20 @@ kdoc()
 	fi
 }
 
+# The postings in order, each one's patches in order.
+patches_in_order()
+{
+	local d
+
+	for d in $(ls -d "$series"/[0-9]*-*/ 2>/dev/null | sort -V); do
+		ls "$d"0*.patch | grep -v '/0000-cover-letter\.patch$'
+	done
+}
+
 n=0
-for p in "$series"/0*.patch; do
-	case $p in *0000-cover-letter.patch) continue ;; esac
+for p in $(patches_in_order); do
 	n=$((n + 1))
-	name=$(basename "$p")
+	name=$(basename "$(dirname "$p")")/$(basename "$p")
 	say "== $name"
 	if ! git -C "$src" am -q --whitespace=error-all "$p"; then
 		git -C "$src" am --abort >/dev/null 2>&1
@@ -137,7 +147,7 @@ if [ "$problems" = 0 ]; then
 		command -v sparse >/dev/null && extra="$extra, sparse clean"
 		command -v sphinx-build >/dev/null && extra="$extra, docs build clean"
 	fi
-	say "series-check: $n patches apply with git am, checkpatch --strict and kernel-doc clean$extra"
+	say "series-check: $n patches in $(ls -d "$series"/[0-9]*-*/ | wc -l) postings apply with git am, checkpatch --strict and kernel-doc clean$extra"
 else
 	say "series-check: $problems problem(s)"
 fi

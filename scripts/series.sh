@@ -1,9 +1,13 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make series: the whole series as git format-patch output in out/series/,
-# numbered, with a cover letter.  The cover letter's results table is the
-# newest "make bench" table (out/bench/*/table.txt), or says there is none.
+# make series: the series as git format-patch output, one directory per
+# posting of patches/series ("#posting NAME [PREFIX...]"), in order:
+# out/series/N-NAME/, each numbered from 1 with a cover letter of its own
+# (patches/cover-NAME.txt: a "Subject: " line, then the text).  Each
+# posting applies with git am on top of the ones before it.  The cover
+# letter of a posting whose text holds the line "@BENCH@" gets the newest
+# "make bench" table there (out/bench/*/table.txt), or says there is none.
 #
 #   SERIES_VERSION  patch version for the subject prefix (default 1)
 
@@ -14,25 +18,27 @@ version=${SERIES_VERSION:-1}
 out=$TOP/out/series
 "$HARNESS/tree.sh"
 
-rm -rf "$out"
-mkdir -p "$out"
-prefix=PATCH
-[ "$version" = 1 ] || prefix="PATCH v$version"
-git -C "$SRC" format-patch -q --cover-letter --zero-commit --no-signature \
-	--subject-prefix="$prefix" -o "$out" base..pm-async
-
-bench=$(ls -t "$TOP"/out/bench/*/table.txt 2>/dev/null | head -n 1 || true)
-count=$(git -C "$SRC" rev-list --count base..pm-async)
-cover=$(ls "$out"/0000-cover-letter.patch)
-body=$(mktemp)
-trap 'rm -f "$body"' EXIT
-
+# "NAME COUNT PREFIX..." per posting, in order.
+postings()
 {
-	cat "$TOP/patches/cover-letter.txt"
-	echo
-	echo "Measured results"
-	echo "================"
-	echo
+	awk '
+		/^#posting[ \t]/ {
+			if (name != "") print name, n, prefix
+			name = $2; n = 0; prefix = ""
+			for (i = 3; i <= NF; i++) prefix = prefix (prefix == "" ? "" : " ") $i
+			next
+		}
+		/^#/ || /^[ \t]*$/ { next }
+		{ if (name == "") name = "series"; n++ }
+		END { if (name != "") print name, n, prefix }
+	' "$TOP/patches/series"
+}
+
+bench_table()
+{
+	local bench
+
+	bench=$(ls -t "$TOP"/out/bench/*/table.txt 2>/dev/null | head -n 1 || true)
 	if [ -n "$bench" ]; then
 		echo "From 'make bench' ($(basename "$(dirname "$bench")")), Debian $(debian_version),"
 		echo "QEMU TCG, 2 vCPUs, stock and patched kernels built with the same"
@@ -42,22 +48,53 @@ trap 'rm -f "$body"' EXIT
 	else
 		echo "No benchmark has been run in this checkout: run 'make bench'."
 	fi
-	echo
-	echo "Base: Debian $KPKG $(debian_version)"
-} >"$body"
+}
 
-# Replace the template's subject and blurb placeholders.
-subject=$(sed -n '1s/^Subject: //p' "$TOP/patches/cover-letter.txt")
-awk -v subject="$subject" -v bodyfile="$body" '
-	/^Subject: / { print "Subject: [" p "0/" n "] " subject; next }
-	/^\*\*\* BLURB HERE \*\*\*$/ {
-		skip = 1
-		while ((getline line < bodyfile) > 0)
-			if (line !~ /^Subject: /) print line
-		next
-	}
-	{ print }
-' p="$prefix " n="$count" "$cover" >"$cover.new"
-mv "$cover.new" "$cover"
-say "series written to $out ($count patches + cover letter)"
-ls "$out"
+rm -rf "$out"
+mkdir -p "$out"
+total=$(git -C "$SRC" rev-list --count base..pm-async)
+body=$(mktemp)
+trap 'rm -f "$body"' EXIT
+from=base
+done_n=0
+k=0
+while read -r name n prefix; do
+	k=$((k + 1))
+	[ "$n" -gt 0 ] || die "series: posting '$name' has no patches"
+	text=$TOP/patches/cover-$name.txt
+	[ -f "$text" ] || die "series: no cover letter $text for posting '$name'"
+	done_n=$((done_n + n))
+	to=$(git -C "$SRC" rev-list --reverse base..pm-async | sed -n "${done_n}p")
+	[ -n "$to" ] || die "series: patches/series lists more patches than the tree has"
+	prefix=${prefix:-PATCH}
+	[ "$version" = 1 ] || prefix="$prefix v$version"
+	dir=$out/$k-$name
+	git -C "$SRC" format-patch -q --cover-letter --zero-commit --no-signature \
+		--subject-prefix="$prefix" -o "$dir" "$from..$to"
+	from=$to
+
+	{
+		sed '1{/^Subject: /d}' "$text" | while IFS= read -r line; do
+			if [ "$line" = "@BENCH@" ]; then bench_table; else printf '%s\n' "$line"; fi
+		done
+		echo
+		echo "Base: Debian $KPKG $(debian_version)"
+	} >"$body"
+	subject=$(sed -n '1s/^Subject: //p' "$text")
+	[ -n "$subject" ] || die "series: $text does not start with a Subject: line"
+	cover=$dir/0000-cover-letter.patch
+	awk -v subject="$subject" -v bodyfile="$body" '
+		/^Subject: / { print "Subject: [" p "0/" n "] " subject; next }
+		/^\*\*\* BLURB HERE \*\*\*$/ {
+			while ((getline line < bodyfile) > 0) print line
+			next
+		}
+		{ print }
+	' p="$prefix " n="$n" "$cover" >"$cover.new"
+	mv "$cover.new" "$cover"
+	say "posting $k ($name): $n patch(es) in $dir"
+done < <(postings)
+
+[ "$done_n" = "$total" ] ||
+	die "series: patches/series has $done_n patches, the tree $total"
+say "series written to $out ($total patches in $k posting(s))"

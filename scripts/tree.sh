@@ -5,8 +5,15 @@
 # and bring it up to date with the series (patches/series + overlay files).
 #
 # build/patched/src  the patched tree, branch "pm-async"
-# build/stock/src    a worktree of the same repository at the end of the
-#                    lab part of the series (marker "#stock" in the series)
+# build/stock/src    a worktree of the same repository: the base with the
+#                    lab alone (tag "stock")
+#
+# The series is a list of postings ("#posting NAME" lines; a series without
+# one is a single posting), each applying on top of the ones before it.
+# "#stock" ends the stock kernel's part: the patches of its posting up to
+# that line.  When that posting is the first, the stock commits are the
+# first commits of the patched branch; otherwise they are a chain of their
+# own on the base (the lab applies to a pristine tree as well).
 #
 # The commits are built with git plumbing in a private index, so the work
 # trees are only touched by the final checkout, which rewrites just the
@@ -44,12 +51,14 @@ unpack_base()
 	echo "$ver" >"$BUILD/VERSION"
 }
 
-# Emit "patch<TAB>overlay paths" and "#stock" lines from the series file.
+# Emit "patch<TAB>overlay paths", "#posting NAME" and "#stock" lines from
+# the series file.
 parse_series()
 {
 	awk '
 		/^[ \t]*$/ { next }
 		/^#stock[ \t]*$/ { flush(); print "#stock"; next }
+		/^#posting[ \t]+[^ \t]/ { flush(); print "#posting " $2; next }
 		/^#\+/ {
 			if (cur == "") { print "error: overlay line " NR " before any patch" > "/dev/stderr"; exit 1 }
 			sub(/^#\+[ \t]*/, ""); ov = ov " " $0; next
@@ -106,62 +115,96 @@ stamp_now()
 	} | sha1sum | cut -d' ' -f1
 }
 
+# commit_patch PARENT LINE: apply one "patch<TAB>overlay" line of the
+# series to the index in GIT_INDEX_FILE (which holds PARENT's tree), commit
+# it on PARENT and print the commit.  Overlay files it adds are listed in
+# $claimed when CLAIM=1.
+commit_patch()
+{
+	local parent=$1 line=$2 patch ov files f tree name email date
+
+	patch=${line%%$'\t'*}
+	ov=${line#*$'\t'}
+	[ -f "$TOP/patches/$patch" ] || die "series: $patch: no such file in patches/"
+	git mailinfo "$msg" "$msg.patch" <"$TOP/patches/$patch" >"$info"
+	if grep -q '^diff --git' "$msg.patch"; then
+		if ! git -C "$SRC" apply --cached "$msg.patch" 2>"$msg.err"; then
+			sed 's/^/    /' "$msg.err" >&2
+			f=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): \(does not exist in index\|already exists in index\|patch does not apply\)$/\1/p' "$msg.err" | head -n 1)
+			rm -f "$msg.err"
+			die "patch $patch does not apply (rejected file: ${f:-unknown})"
+		fi
+		rm -f "$msg.err"
+	fi
+	# shellcheck disable=SC2086
+	files=$(expand_overlay $ov)
+	for f in $files; do
+		git -C "$SRC" update-index --add --cacheinfo \
+			"100644,$(git -C "$SRC" hash-object -w "$TOP/$f"),$f"
+		[ "$CLAIM" = 1 ] && echo "$f" >>"$claimed"
+	done
+	name=$(sed -n 's/^Author: //p' "$info")
+	email=$(sed -n 's/^Email: //p' "$info")
+	date=$(sed -n 's/^Date: //p' "$info")
+	{
+		sed -n 's/^Subject: //p' "$info"
+		echo
+		cat "$msg"
+	} >"$msg.full"
+	tree=$(git -C "$SRC" write-tree)
+	GIT_AUTHOR_NAME=${name:-pm-async} \
+		GIT_AUTHOR_EMAIL=${email:-pm-async@localhost} \
+		GIT_AUTHOR_DATE=${date:-now} \
+		git -C "$SRC" commit-tree "$tree" -p "$parent" -F "$msg.full"
+	rm -f "$msg.full"
+	say "  applied $patch${files:+ (+$(echo "$files" | wc -l) overlay files)}"
+}
+
 build_commits()
 {
 	# Not local: the EXIT trap below runs after the function returned.
-	local parent line patch ov files f tree name email date stock="" n=0
+	local parent line f stock="" n=0 first=1 post_first=1 l
+	local -a post=()
 
 	idx=$(mktemp "$BUILD/index.XXXXXX")
 	msg=$(mktemp)
 	info=$(mktemp)
 	claimed=$(mktemp)
 	# build_commits runs in a subshell: clean up when it exits.
-	trap 'rm -f "$idx" "$msg" "$info" "$claimed" "$msg.patch"' EXIT
+	trap 'rm -f "$idx" "$idx.stock" "$msg" "$info" "$claimed" "$msg.patch"' EXIT
 	export GIT_INDEX_FILE=$idx
 	git -C "$SRC" read-tree base
 	parent=$(git -C "$SRC" rev-parse base)
 
 	while IFS= read -r line; do
-		if [ "$line" = "#stock" ]; then
-			stock=$parent
+		case $line in
+		"#posting "*)
+			post=()
+			post_first=$first
 			continue
-		fi
-		patch=${line%%$'\t'*}
-		ov=${line#*$'\t'}
-		n=$((n + 1))
-		[ -f "$TOP/patches/$patch" ] || die "series: $patch: no such file in patches/"
-		git mailinfo "$msg" "$msg.patch" <"$TOP/patches/$patch" >"$info"
-		if grep -q '^diff --git' "$msg.patch"; then
-			if ! git -C "$SRC" apply --cached "$msg.patch" 2>"$msg.err"; then
-				sed 's/^/    /' "$msg.err" >&2
-				f=$(sed -n 's/^error: patch failed: \([^:]*\):.*/\1/p; s/^error: \([^:]*\): \(does not exist in index\|already exists in index\|patch does not apply\)$/\1/p' "$msg.err" | head -n 1)
-				rm -f "$msg.err"
-				die "patch $patch does not apply (rejected file: ${f:-unknown})"
+			;;
+		"#stock")
+			[ -z "$stock" ] || die "series: a second #stock line"
+			if [ "$post_first" = 1 ]; then
+				stock=$parent
+			else
+				# The stock posting applied to the base alone.
+				say "  stock: ${#post[@]} patch(es) of its posting on the base"
+				export GIT_INDEX_FILE=$idx.stock
+				git -C "$SRC" read-tree base
+				stock=$(git -C "$SRC" rev-parse base)
+				for l in "${post[@]}"; do
+					stock=$(CLAIM=0 commit_patch "$stock" "$l") || exit 1
+				done
+				export GIT_INDEX_FILE=$idx
 			fi
-			rm -f "$msg.err"
-		fi
-		# shellcheck disable=SC2086
-		files=$(expand_overlay $ov)
-		for f in $files; do
-			git -C "$SRC" update-index --add --cacheinfo \
-				"100644,$(git -C "$SRC" hash-object -w "$TOP/$f"),$f"
-			echo "$f" >>"$claimed"
-		done
-		name=$(sed -n 's/^Author: //p' "$info")
-		email=$(sed -n 's/^Email: //p' "$info")
-		date=$(sed -n 's/^Date: //p' "$info")
-		{
-			sed -n 's/^Subject: //p' "$info"
-			echo
-			cat "$msg"
-		} >"$msg.full"
-		tree=$(git -C "$SRC" write-tree)
-		parent=$(GIT_AUTHOR_NAME=${name:-pm-async} \
-			 GIT_AUTHOR_EMAIL=${email:-pm-async@localhost} \
-			 GIT_AUTHOR_DATE=${date:-now} \
-			 git -C "$SRC" commit-tree "$tree" -p "$parent" -F "$msg.full")
-		rm -f "$msg.full"
-		say "  applied $patch${files:+ (+$(echo "$files" | wc -l) overlay files)}"
+			continue
+			;;
+		esac
+		n=$((n + 1))
+		first=0
+		post+=("$line")
+		parent=$(CLAIM=1 commit_patch "$parent" "$line") || exit 1
 	done < <(parse_series)
 
 	# Overlay files no patch claims would silently never reach a kernel.

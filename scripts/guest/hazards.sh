@@ -14,8 +14,8 @@
 # transition runs (HAZ_CHURN adds the other operations, which break
 # mainline itself: "move", device_move(), can deadlock on dpm_list_mtx
 # against a parent that iterates its children in dpm_wait_for_children()
-# (patch 0009); "link", device_link_add(), moves the consumer to the end
-# of dpm_list, out of the transition (patch 0008)).  Each SEED decides the
+# (patch 0004); "link", device_link_add(), moves the consumer to the end
+# of dpm_list, out of the transition (patch 0003)).  Each SEED decides the
 # number of devices (80% up to 80, the rest up to HAZ_MAXDEV), a time scale
 # (as generated, a tenth, or all zero) and pm_async (0 or 1) of each
 # cycle.  Every cycle is checked: it succeeds, no violation, every callback

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..53"
+echo "1..56"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -156,6 +156,64 @@ git -C "$src" commit -q -a -m "fix new.c"
 [ $? != 0 ] && grep -q "squash it" "$T/log"
 ok $? "export: a later commit changing an overlay file is refused"
 git -C "$src" reset -q --hard HEAD~1
+
+# A series of postings whose stock posting (the lab) is not the first: the
+# stock kernel is the base with the lab alone, a chain of its own, and
+# export keeps every "#posting" and "#stock" line next to its patch.
+git init -q "$T/mk2"
+cp -r "$T/tar/linux-source-6.12/." "$T/mk2/"
+git -C "$T/mk2" add -A
+git -C "$T/mk2" commit -qm base
+sed -i 's/int a;/int a = 2;/' "$T/mk2/drivers/a.c"
+git -C "$T/mk2" commit -qam "PM: sleep: fix"
+printf 'Docs\nlab\n' >"$T/mk2/Documentation/index.rst"
+git -C "$T/mk2" commit -qam "PM: sleep: lab"
+sed -i 's/int b;/int b = 3;/' "$T/mk2/drivers/a.c"
+git -C "$T/mk2" commit -qam "PM: sleep: engine"
+git -C "$T/mk2" format-patch -q -3 -o "$T/p2"
+top2=$T/repo2
+mkdir -p "$top2/patches" "$top2/drivers/base"
+cp "$T"/p2/*.patch "$top2/patches/"
+echo 'int lab;' >"$top2/drivers/base/lab.c"
+printf '# postings\n\n#posting fixes\n%s\n#posting lab\n%s\n#+ drivers/base/lab.c\n#stock\n#posting engine\n%s\n' \
+	"$(basename "$T"/p2/0001-*)" "$(basename "$T"/p2/0002-*)" "$(basename "$T"/p2/0003-*)" >"$top2/patches/series"
+cp "$top2/patches/series" "$T/series2.orig"
+src2=$T/build2/patched/src
+stock2=$T/build2/stock/src
+PMA_TOP=$top2 PMA_BUILD=$T/build2 "$H/tree.sh" >"$T/log" 2>&1 &&
+	[ "$(git -C "$src2" rev-list --count base..HEAD)" = 3 ] &&
+	grep -q 'int a = 2;' "$src2/drivers/a.c" && grep -q 'int b = 3;' "$src2/drivers/a.c" &&
+	[ "$(git -C "$src2" rev-list --count base..stock)" = 1 ] &&
+	[ "$(git -C "$stock2" log -1 --format=%s)" = "PM: sleep: lab" ] &&
+	grep -q lab "$stock2/Documentation/index.rst" && [ -f "$stock2/drivers/base/lab.c" ] &&
+	grep -q 'int a;' "$stock2/drivers/a.c" && grep -q 'int b;' "$stock2/drivers/a.c" &&
+	! git -C "$src2" merge-base --is-ancestor stock HEAD
+ok $? "tree: postings; the stock kernel is the base with its posting (the lab) alone, not a prefix"
+
+git -C "$src2" commit -q --amend -m "PM: sleep: engine" -m "Reworded."
+PMA_TOP=$top2 PMA_BUILD=$T/build2 "$H/export.sh" >"$T/log" 2>&1 &&
+	diff <(grep -v '^0' "$T/series2.orig") <(grep -v '^0' "$top2/patches/series") >>"$T/log" &&
+	[ "$(grep -A1 '^#posting lab$' "$top2/patches/series" | tail -n 1)" = "$(basename "$T"/p2/0002-*)" ] &&
+	grep -q Reworded "$top2"/patches/0003-*.patch &&
+	PMA_TOP=$top2 PMA_BUILD=$T/build2 "$H/tree.sh" >>"$T/log" 2>&1 && grep -q "up to date" "$T/log"
+ok $? "export: postings and #stock stay next to their patches; the tree matches afterwards"
+
+# make series: one directory per posting, numbered from 1, with its own
+# cover letter and subject prefix; "@BENCH@" becomes the bench table.
+printf 'Subject: Fixes of 6.12\nThe fixes.\n' >"$top2/patches/cover-fixes.txt"
+printf 'Subject: A lab\nThe lab.\n' >"$top2/patches/cover-lab.txt"
+printf 'Subject: The engine\nThe engine.\n@BENCH@\n' >"$top2/patches/cover-engine.txt"
+sed -i 's/^#posting engine$/#posting engine RFC PATCH/' "$top2/patches/series"
+PMA_TOP=$top2 PMA_BUILD=$T/build2 "$H/series.sh" >"$T/log" 2>&1 &&
+	[ "$(ls "$top2/out/series" | tr '\n' ' ')" = "1-fixes 2-lab 3-engine " ] &&
+	grep -q '^Subject: \[PATCH 0/1\] Fixes of 6.12$' "$top2/out/series/1-fixes/0000-cover-letter.patch" &&
+	grep -q '^The fixes\.$' "$top2/out/series/1-fixes/0000-cover-letter.patch" &&
+	grep -q '^Subject: \[PATCH 1/1\] PM: sleep: fix$' "$top2"/out/series/1-fixes/0001-*.patch &&
+	grep -q '^Subject: \[PATCH 1/1\] PM: sleep: lab$' "$top2"/out/series/2-lab/0001-*.patch &&
+	grep -q '^Subject: \[RFC PATCH 0/1\] The engine$' "$top2/out/series/3-engine/0000-cover-letter.patch" &&
+	grep -q "^No benchmark has been run" "$top2/out/series/3-engine/0000-cover-letter.patch" &&
+	! grep -q '@BENCH@\|BLURB HERE' "$top2"/out/series/*/0000-cover-letter.patch
+ok $? "series: one directory per posting, numbered from 1, its own cover letter and prefix"
 
 # The kselftest suspends the machine's devices only when asked: without
 # PM_ASYNC_SUSPEND=1 it skips before touching anything.  Stand-in KTAP
