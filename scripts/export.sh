@@ -5,10 +5,12 @@
 # in build/src (base..pm-async).  This is the only way edits travel from the
 # tree back to the repository, so nothing is copied in two directions.
 #
-# Rules: a file a commit adds is an overlay file and is kept whole in the
-# repository at its kernel path; a later commit must not modify it (squash
-# the fix into the commit that adds it).  Everything else a commit changes
-# goes into its patch.  The postings ("#posting" lines) and the end of the
+# Rules: a file a commit adds is an overlay file and is kept whole, in its
+# last version, in the repository at its kernel path; a later commit that
+# modifies it carries that change as a diff in its patch (a fix brings its
+# kselftest cases along; tree.sh undoes those diffs to find the version the
+# adding commit had).  Everything else a commit changes goes into its
+# patch.  The postings ("#posting" lines) and the end of the
 # stock kernel's part ("#stock") stay where patches/series has them: a
 # "#posting" line before the patch it preceded, "#stock" after the patch it
 # followed (patches are matched by subject, without their numbers).
@@ -73,11 +75,6 @@ for c in $(git -C "$SRC" rev-list --reverse base..HEAD); do
 	subj=$(git -C "$SRC" log -1 --format=%f "$c" | cut -c1-52)
 	name=$(printf '%04d-%s.patch' "$n" "$subj")
 	added=$(git -C "$SRC" diff-tree -r --no-commit-id --diff-filter=A --name-only "$c")
-	changed=$(git -C "$SRC" diff-tree -r --no-commit-id --diff-filter=a --name-only "$c")
-	for f in $changed; do
-		[ -z "${owner[$f]:-}" ] ||
-			die "commit $(git -C "$SRC" log -1 --format='%h ("%s")' "$c") modifies $f, which ${owner[$f]} adds: squash it into that commit"
-	done
 	excl=()
 	for f in $added; do
 		owner[$f]=$name

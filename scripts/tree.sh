@@ -115,13 +115,44 @@ stamp_now()
 	} | sha1sum | cut -d' ' -f1
 }
 
+# overlay_blob FILE PATCH: the blob of the overlay file FILE as PATCH adds
+# it.  The repository keeps FILE's last version; a later patch may change
+# it with a diff of its own (the kselftest grows with the fixes), so those
+# diffs are undone, the last one first.
+overlay_blob()
+{
+	local f=$1 patch=$2 later q d
+
+	later=$(awk -v p="$patch" 'found { print } $0 == p { found = 1 }' "$order" |
+		while read -r q; do
+			grep -qxF "diff --git a/$f b/$f" "$TOP/patches/$q" && echo "$q"
+		done)
+	if [ -z "$later" ]; then
+		git -C "$SRC" hash-object -w "$TOP/$f"
+		return
+	fi
+	d=$(mktemp -d)
+	mkdir -p "$d/$(dirname "$f")"
+	cp "$TOP/$f" "$d/$f"
+	for q in $(echo "$later" | tac); do
+		if ! (cd "$d" && git apply -R --include="$f" "$TOP/patches/$q") >&2; then
+			rm -rf "$d"
+			die "overlay file $f: the diff of $q does not undo on its last version"
+		fi
+	done
+	git -C "$SRC" hash-object -w "$d/$f"
+	rm -rf "$d"
+}
+
 # commit_patch PARENT LINE: apply one "patch<TAB>overlay" line of the
 # series to the index in GIT_INDEX_FILE (which holds PARENT's tree), commit
 # it on PARENT and print the commit.  Overlay files it adds are listed in
-# $claimed when CLAIM=1.
+# $claimed when CLAIM=1 (the patched chain, where they come as this patch
+# adds them); the stock chain (CLAIM=0) takes their last versions, so that
+# the stock kernel has every test of the series.
 commit_patch()
 {
-	local parent=$1 line=$2 patch ov files f tree name email date
+	local parent=$1 line=$2 patch ov files f tree name email date blob
 
 	patch=${line%%$'\t'*}
 	ov=${line#*$'\t'}
@@ -139,9 +170,13 @@ commit_patch()
 	# shellcheck disable=SC2086
 	files=$(expand_overlay $ov)
 	for f in $files; do
-		git -C "$SRC" update-index --add --cacheinfo \
-			"100644,$(git -C "$SRC" hash-object -w "$TOP/$f"),$f"
-		[ "$CLAIM" = 1 ] && echo "$f" >>"$claimed"
+		if [ "$CLAIM" = 1 ]; then
+			blob=$(overlay_blob "$f" "$patch") || exit 1
+			echo "$f" >>"$claimed"
+		else
+			blob=$(git -C "$SRC" hash-object -w "$TOP/$f")
+		fi
+		git -C "$SRC" update-index --add --cacheinfo "100644,$blob,$f"
 	done
 	name=$(sed -n 's/^Author: //p' "$info")
 	email=$(sed -n 's/^Email: //p' "$info")
@@ -171,7 +206,9 @@ build_commits()
 	info=$(mktemp)
 	claimed=$(mktemp)
 	# build_commits runs in a subshell: clean up when it exits.
-	trap 'rm -f "$idx" "$idx.stock" "$msg" "$info" "$claimed" "$msg.patch"' EXIT
+	order=$(mktemp)
+	trap 'rm -f "$idx" "$idx.stock" "$msg" "$info" "$claimed" "$msg.patch" "$order"' EXIT
+	parse_series | grep -v '^#' | cut -f1 >"$order"
 	export GIT_INDEX_FILE=$idx
 	git -C "$SRC" read-tree base
 	parent=$(git -C "$SRC" rev-parse base)
@@ -213,6 +250,12 @@ build_commits()
 $f"
 	f=$(sort "$claimed" | uniq -d)
 	[ -z "$f" ] || die "overlay files claimed by two patches: $f"
+	# The later patches' diffs must bring each one back to its last version.
+	while read -r f; do
+		[ "$(git -C "$SRC" ls-files -s -- "$f" | cut -d' ' -f2)" = \
+		  "$(git -C "$SRC" hash-object "$TOP/$f")" ] ||
+			die "overlay file $f: the series' patches do not end at its version in the repository"
+	done <"$claimed"
 
 	unset GIT_INDEX_FILE
 	echo "${stock:-$parent} $parent $n"

@@ -46,9 +46,11 @@
 #     when a sync parent waits for that parent; a failed suspend_late
 #     resumes a may_skip_resume parent whose late suspend ran; devices
 #     below a device that takes no part in PM suspend before and resume
-#     after the device above it.  Each group that PM_ASYNC_XFAIL names
-#     (dc_link, link_during, skip_resume_abort, no_pm_below: must fail;
-#     move_during: skipped, as it hangs) is a kernel without the fix.
+#     after the device above it.  The name of each case of a fix starts
+#     with its group ("[dc_link] ...": dc_link, link_during,
+#     skip_resume_abort, move_during, no_pm_below; "[no_pm]" in 3b): on a
+#     kernel without the fix, such as mainline 7.3, the cases of its group
+#     fail (move_during deadlocks: PM_ASYNC_SKIP=move_during skips it).
 #  3f. the contract: where mainline 7.3 finishes, so must the engine:
 #     sync devices that wait for short async leaves and roots, a device
 #     waited for before the walk reaches it, a failed suspend with a
@@ -84,11 +86,8 @@
 #   PM_ASYNC_NDEV=N      devices per random topology (default 200)
 #   PM_ASYNC_BIG=N       devices for case 7 (default 10000, 0 skips it)
 #   PM_ASYNC_KO=FILE     module to insmod when modprobe cannot load it
-#   PM_ASYNC_XFAIL="..." groups of cases expected to fail: no_pm (case 3b,
-#                        a kernel without "PM: sleep: Start devices whose
-#                        ... upfront"), dc_link, link_during,
-#                        skip_resume_abort, move_during, no_pm_below
-#                        (case 3e)
+#   PM_ASYNC_SKIP="..."  groups of cases to skip (see 3e): a kernel
+#                        without a fix whose case would hang it
 #
 # Runs as root under busybox ash as well as under the kselftest runner.
 # Every knob it changes is put back on exit.
@@ -108,8 +107,8 @@ SEEDS=${PM_ASYNC_SEEDS:-"1 2 3"}
 NDEV=${PM_ASYNC_NDEV:-200}
 BIG=${PM_ASYNC_BIG:-10000}
 PROFILES="laptop phone wide chain zero wakeup nopm-parent"
-# Groups of cases expected to fail on this kernel (see no_pm_result()).
-XFAIL=${PM_ASYNC_XFAIL:-}
+# Groups of cases not to run (see skipped()).
+SKIP=${PM_ASYNC_SKIP:-}
 
 SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
 DEV_PHASES="suspend suspend_late suspend_noirq resume_noirq resume_early resume"
@@ -604,11 +603,11 @@ starts_early()
 	}' "$TMP/report"
 }
 
-# xfail GROUP: $PM_ASYNC_XFAIL names GROUP, the cases of a fix this kernel
-# lacks (mainline 7.3).
-xfail()
+# skipped GROUP: $PM_ASYNC_SKIP names GROUP, the cases of a fix that would
+# hang this kernel.
+skipped()
 {
-	echo " $XFAIL " | grep -q " $1 "
+	echo " $SKIP " | grep -q " $1 "
 }
 
 # churn_done: the armed churn ran, and the operation succeeded.
@@ -621,22 +620,11 @@ churn_done()
 }
 
 # no_pm_result ERR LATE DESC: ERR is a failed cycle or check, LATE a device
-# that started late.  With "no_pm" in $PM_ASYNC_XFAIL (a kernel without the
-# fix, such as mainline 7.3), a late start is expected and an early one fails.
+# that started late (a kernel without the fix, such as mainline 7.3); the
+# case is named "[no_pm] DESC".
 no_pm_result()
 {
-	late=$2
-	if [ "$1" = 0 ] && xfail no_pm; then
-		if [ "$late" = 1 ]; then
-			ktap_print_msg "late start, as expected (PM_ASYNC_XFAIL=no_pm)"
-			late=0
-		else
-			ktap_print_msg "started early," \
-				"but PM_ASYNC_XFAIL=no_pm expects a late start"
-			late=1
-		fi
-	fi
-	result $(($1 | late)) "$3"
+	result $(($1 | $2)) "[no_pm] $3"
 }
 
 test_no_pm()
@@ -996,24 +984,20 @@ EOF
 # ---------------------------------------------------------------------------
 # 3e. mainline's engine under real-driver hazards
 
-# fix_result GROUP ERR DESC: as result(), but where the kernel lacks the fix
-# (xfail GROUP) the case must fail; a churn that missed its window
-# (WINDOW=1) fails the case on any kernel.
+# fix_result GROUP ERR DESC: as result(), the case named "[GROUP] DESC"
+# (GROUP "none": DESC alone); a churn that missed its window (WINDOW=1)
+# fails the case.
 fix_result()
 {
 	if [ "${WINDOW:-0}" = 1 ]; then
 		ktap_print_msg "the churn missed its window: the case tested nothing"
 		set -- "$1" 1 "$3"
-	elif xfail "$1"; then
-		if [ "$2" = 0 ]; then
-			ktap_print_msg "passed, but PM_ASYNC_XFAIL=$1 expects a failure"
-			set -- "$1" 1 "$3"
-		else
-			ktap_print_msg "failed, as expected (PM_ASYNC_XFAIL=$1)"
-			set -- "$1" 0 "$3"
-		fi
 	fi
-	result "$2" "$3"
+	if [ "$1" = none ]; then
+		result "$2" "$3"
+	else
+		result "$2" "[$1] $3"
+	fi
 }
 
 # churn_within A PA B PB: the churn ran after A's PA callback had ended and
@@ -1265,12 +1249,12 @@ EOF
 	# device_move() must not wait for mp, which must not wait for the PM
 	# task (mainline deadlocks: mp holds mp.s's node in its list of
 	# children, device_move() holds dpm_list_mtx).
-	if xfail move_during; then
-		ktap_test_skip "device_move() of a child its parent waits for,"\
-" during suspend: deadlocks on this kernel (PM_ASYNC_XFAIL=move_during)"
-		ktap_test_skip "device_move() during suspend of a child its parent"\
-" waits for, under a sync parent: deadlocks on this kernel"\
-" (PM_ASYNC_XFAIL=move_during)"
+	if skipped move_during; then
+		ktap_test_skip "[move_during] device_move() of a child its parent"\
+" waits for, during suspend (PM_ASYNC_SKIP=move_during)"
+		ktap_test_skip "[move_during] device_move() during suspend of a"\
+" child its parent waits for, under a sync parent"\
+" (PM_ASYNC_SKIP=move_during)"
 		return
 	fi
 	cat >"$TMP/in.topo" <<EOF
