@@ -47,8 +47,7 @@
 # boot, 1500) and CHECK_DRIVERS_TIMEOUT (the laptop boot, 1500) select
 # parts.  The stock kernel (mainline 7.3 plus the lab) lacks
 # the series' fixes of mainline's engine: its guest runs with
-# PM_ASYNC_XFAIL="no_pm add_during dc_link link_during skip_resume_abort
-# move_during no_pm_below", so the kselftest's cases of the series' fixes
+# PM_ASYNC_XFAIL="$STOCK_XFAIL" (common.sh), so the kselftest's cases of the series' fixes
 # must fail there (the guest's kselftest stream asserts it: the selftest
 # does not know the kernel; move_during, which deadlocks mainline 7.3, is
 # skipped), and the churn adds no device under a parent during a
@@ -197,7 +196,7 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	xfail=""
 	if [ "$k" = stock ]; then
 		streams=${streams/kunit/}
-		xfail="PM_ASYNC_XFAIL='no_pm add_during dc_link link_during skip_resume_abort move_during no_pm_below'"
+		xfail="PM_ASYNC_XFAIL='$STOCK_XFAIL'"
 	fi
 	# "dmesg" is the host's scan of console.log (kernel-log.sh), run on
 	# every boot; "drivers" and "drvmeasure" run on the laptop machine,

@@ -20,12 +20,21 @@ busybox=$(command -v busybox || true)
 	busybox=/bin/busybox
 [ -x "$busybox" ] || die "busybox-static is missing: run 'make deps'"
 
-# The kselftest, built once (static: the guest has no C library).
-kst=$BUILD/kselftest
-if [ -d "$SRC/tools/testing/selftests/pm_async" ]; then
-	say "building the pm_async kselftest"
-	make -s -C "$SRC/tools/testing/selftests" TARGETS=pm_async \
-		OUTPUT="$BUILD/kselftest-build" LDFLAGS=-static \
+# The kselftest of the kernel's own tree (static: the guest has no C
+# library).  The stock and patched trees have the same one, the series'
+# last version (the stock tree takes the overlay files' last versions):
+# it is built once, in build/kselftest, where the host finds the
+# generator too.  A tree at the end of an earlier posting (series-check)
+# has its own.
+case $kernel in
+stock | patched) kst=$BUILD/kselftest ksrc=$SRC kout=$BUILD/kselftest-build ;;
+*) kst=$BUILD/$kernel/kselftest ksrc=$(srcdir "$kernel") kout=$BUILD/$kernel/kselftest-build ;;
+esac
+rm -rf "$BUILD/$kernel/kselftest"
+if [ -d "$ksrc/tools/testing/selftests/pm_async" ]; then
+	say "building the pm_async kselftest of $ksrc"
+	make -s -C "$ksrc/tools/testing/selftests" TARGETS=pm_async \
+		OUTPUT="$kout" LDFLAGS=-static \
 		INSTALL_PATH="$kst" install >/dev/null
 fi
 

@@ -3,6 +3,10 @@
 #
 # make series-check: apply the postings of out/series (make series), in
 # order, with git am onto a fresh Debian 7.3 tree, one patch at a time;
+# then, unless SERIES_CHECK_BOOT=0 (and only with the builds), run the
+# kselftest at the end of each posting that has it, on a test kernel of
+# that tree (it must pass: no failure), and on the stock kernel with the
+# harness's expected failures (STOCK_XFAIL, see scripts/guest/check.sh);
 # after each patch run
 # checkpatch --strict and kernel-doc on what it touches and, unless
 # SERIES_CHECK_BUILD=0, build the kernel (bisectability).  After the last
@@ -57,9 +61,14 @@ patches_in_order()
 	done
 }
 
+# The commit at the end of each posting, "NAME COMMIT" per line.
+ends=$dir/posting-ends
+: >"$ends"
+
 n=0
 for p in $(patches_in_order); do
 	n=$((n + 1))
+	[ "$p" = "$(ls "$(dirname "$p")"/0*.patch | tail -n 1)" ] && last=1 || last=0
 	name=$(basename "$(dirname "$p")")/$(basename "$p")
 	say "== $name"
 	if ! git -C "$src" am -q --whitespace=error-all "$p"; then
@@ -67,6 +76,7 @@ for p in $(patches_in_order); do
 		bad "$name does not apply with git am"
 		break
 	fi
+	[ "$last" = 0 ] || echo "$(basename "$(dirname "$p")") $(git -C "$src" rev-parse HEAD)" >>"$ends"
 	# The Debian tree has no upstream history, so the commit ids that
 	# changelogs cite (Fixes:, "commit ... (...)") cannot be looked up
 	# here; they were checked against the linux-pm list archive.
@@ -140,12 +150,70 @@ if [ "$problems" = 0 ] && [ "$build" = 1 ]; then
 	fi
 fi
 
+# ksft_boot KERNEL NAME [XFAIL]: the kselftest stream (scripts/guest/
+# check.sh) on KERNEL's test flavour; with XFAIL, the groups of cases that
+# must fail there.  Passes when the stream ran to its end with no failure.
+ksft_boot()
+{
+	local k=$1 name=$2 xf=${3:-} o=$dir/boot-$2 cmd rc p f sk
+
+	say "== the kselftest on the $k test kernel ($name)"
+	if ! "$HARNESS/build-kernel.sh" "$k" test >"$dir/build-$k.log" 2>&1 ||
+	   ! "$HARNESS/mkinitramfs.sh" "$k" test >>"$dir/build-$k.log" 2>&1; then
+		tail -n 20 "$dir/build-$k.log" | sed 's/^/    /'
+		bad "$name: the $k test kernel does not build"
+		return
+	fi
+	cmd="sh /pma/check.sh kselftest"
+	[ -z "$xf" ] || cmd="PM_ASYNC_XFAIL='$xf' $cmd"
+	rm -rf "$o"
+	mkdir -p "$o"
+	"$HARNESS/qemu-run.sh" -k "$k" -f test -t "${SERIES_CHECK_TIMEOUT:-1500}" -q \
+		-a no_console_suspend -o "$o" -- "$cmd" >/dev/null 2>&1
+	rc=$?
+	TAP_TOTALS=$o/totals "$HARNESS/tap-summary.sh" -e kselftest "$name" \
+		"$o/results.log" >"$o/summary" 2>&1
+	read -r p f sk <"$o/totals" || { p=0 f=1 sk=0; }
+	sed 's/^/    /' "$o/summary"
+	if [ "$rc" != 0 ] || [ "$f" != 0 ] || [ "$p" = 0 ]; then
+		bad "$name: the kselftest on $k: $p passed, $f failed, $sk skipped (guest exit $rc, $o)"
+	else
+		say "   $name: $p passed, $sk skipped"
+	fi
+}
+
+if [ "$problems" = 0 ] && [ "$build" = 1 ] && [ "${SERIES_CHECK_BOOT:-1}" = 1 ]; then
+	final=$(git -C "$SRC" rev-parse "pm-async^{tree}")
+	booted=0
+	while read -r pname c; do
+		git -C "$src" cat-file -e "$c:tools/testing/selftests/pm_async/pm_async.sh" 2>/dev/null ||
+			continue
+		if [ "$(git -C "$src" rev-parse "$c^{tree}")" = "$final" ]; then
+			k=patched
+		else
+			# A test kernel of the tree at the end of this posting.
+			k=posting-${pname#*-}
+			if [ -e "$BUILD/$k/src/.git" ]; then
+				git -C "$BUILD/$k/src" checkout -q -f --detach "$c"
+			else
+				mkdir -p "$BUILD/$k"
+				git -C "$SRC" worktree add -q --detach "$BUILD/$k/src" "$c"
+			fi
+		fi
+		ksft_boot "$k" "$pname"
+		booted=$((booted + 1))
+	done <"$ends"
+	ksft_boot stock stock "$STOCK_XFAIL"
+fi
+
 if [ "$problems" = 0 ]; then
 	extra=""
 	if [ "$build" = 1 ]; then
 		extra=", each builds, W=1 clean"
 		command -v sparse >/dev/null && extra="$extra, sparse clean"
 		command -v sphinx-build >/dev/null && extra="$extra, docs build clean"
+		[ "${SERIES_CHECK_BOOT:-1}" = 1 ] &&
+			extra="$extra, the kselftest passes at the end of the $booted posting(s) that have it and fails as expected on stock"
 	fi
 	say "series-check: $n patches in $(ls -d "$series"/[0-9]*-*/ | wc -l) postings apply with git am, checkpatch --strict and kernel-doc clean$extra"
 else

@@ -39,7 +39,8 @@
 #     flags, every callback runs in the PM task, one at a time, in exactly
 #     the PM core's list order (creation order; reversed for suspend-side
 #     phases and complete).
-#  3e. mainline's engine under real-driver hazards: a SYNC_STATE_ONLY
+#  3e. mainline's engine under real-driver hazards: a device moved next
+#     to its new parent during a transition stays in it; a SYNC_STATE_ONLY
 #     consumer that suspends leaves its direct_complete supplier alone; a
 #     link added during suspend keeps the consumer in the transition; a
 #     device moved while its parent waits for it does not deadlock, also
@@ -47,7 +48,7 @@
 #     resumes a may_skip_resume parent whose late suspend ran; devices
 #     below a device that takes no part in PM suspend before and resume
 #     after the device above it.  The name of each case of a fix starts
-#     with its group ("[dc_link] ...": dc_link, link_during,
+#     with its group ("[dc_link] ...": move_order, dc_link, link_during,
 #     skip_resume_abort, move_during, no_pm_below; "[no_pm]" in 3b): on a
 #     kernel without the fix, such as mainline 7.3, the cases of its group
 #     fail (move_during deadlocks: PM_ASYNC_SKIP=move_during skips it).
@@ -1052,9 +1053,54 @@ move_during_cycle()
 	fi
 }
 
-NR_FIXES=8
+NR_FIXES=10
 test_fixes()
 {
+	# device_move() with an order during suspend: n, suspended already
+	# (the walk starts at the end of the list), is moved under p while
+	# the sync z suspends, with p placed right before n
+	# (DPM_ORDER_PARENT_BEFORE_DEV).  p, sync, is yet to suspend: moving
+	# it next to n, among the devices handled, skips its suspend
+	# (mainline).  It must suspend in this transition, and the PM core's
+	# list must end as the move makes it outside of one (z, p, n): with
+	# pm_async=0 the next suspend runs n, p, z.
+	topo_from "pp\np parent=pp async=0\nz async=0 suspend=200000\nn\n"
+	err=1
+	if load "$TMP/in.topo" && echo "0@z:suspend n move=p:before" >$LAB/churn; then
+		err=0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" && churn_done ||
+			err=1
+		set_pm_async 0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			before n suspend p suspend && before p suspend z suspend ||
+			err=1
+		set_pm_async 1
+	fi
+	fix_result move_order $err "device_move() during suspend, the parent"\
+" placed before the device: the parent still suspends, and the list ends"\
+" as after such a move outside of a transition"
+
+	# The same in resume, the device placed right after its new parent
+	# (DPM_ORDER_DEV_AFTER_PARENT): p has resumed, the sync n has not
+	# when it is moved under p, during the sync z's resume.  Moving n
+	# next to p, among the devices handled, skips n's resume (mainline).
+	# The next resume, with pm_async=0, runs p, n, z.
+	topo_from "p\nz async=0 resume=200000\nn async=0\n"
+	err=1
+	if load "$TMP/in.topo" && echo "0@z:resume n move=p:after" >$LAB/churn; then
+		err=0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" && churn_done ||
+			err=1
+		set_pm_async 0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			before p resume n resume && before n resume z resume ||
+			err=1
+		set_pm_async 1
+	fi
+	fix_result move_order $err "device_move() during resume, the device"\
+" placed after its parent: the device still resumes, and the list ends"\
+" as after such a move outside of a transition"
+
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
 	# not move it after its consumer c, so the walk meets it first and it
 	# takes the direct_complete path; c's suspend must not clear that
