@@ -1001,6 +1001,27 @@ fix_result()
 	fi
 }
 
+# move_order_case TOPO CHURN ORDER DESC: load TOPO, arm CHURN (a
+# device_move() with an order) and run a transition, in which every device
+# must run every callback; then one with pm_async=0, in which the shell
+# condition ORDER (before ...) must hold: the PM core's list as the move
+# makes it outside of a transition.  A case of group move_order.
+move_order_case()
+{
+	topo_from "$1"
+	err=1
+	if load "$TMP/in.topo" && echo "$2" >$LAB/churn; then
+		err=0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" && churn_done ||
+			err=1
+		set_pm_async 0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" && eval "$3" ||
+			err=1
+		set_pm_async 1
+	fi
+	fix_result move_order $err "$4"
+}
+
 # churn_within A PA B PB: the churn ran after A's PA callback had ended and
 # before B's PB callback ended (else the case tested nothing: WINDOW=1).
 churn_within()
@@ -1064,42 +1085,24 @@ test_fixes()
 	# (mainline).  It must suspend in this transition, and the PM core's
 	# list must end as the move makes it outside of one (z, p, n): with
 	# pm_async=0 the next suspend runs n, p, z.
-	topo_from "pp\np parent=pp async=0\nz async=0 suspend=200000\nn\n"
-	err=1
-	if load "$TMP/in.topo" && echo "0@z:suspend n move=p:before" >$LAB/churn; then
-		err=0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" && churn_done ||
-			err=1
-		set_pm_async 0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-			before n suspend p suspend && before p suspend z suspend ||
-			err=1
-		set_pm_async 1
-	fi
-	fix_result move_order $err "device_move() during suspend, the parent"\
-" placed before the device: the parent still suspends, and the list ends"\
-" as after such a move outside of a transition"
+	move_order_case "pp\np parent=pp async=0\nz async=0 suspend=200000\nn\n" \
+		"0@z:suspend n move=p:before" \
+		"before n suspend p suspend && before p suspend z suspend" \
+		"device_move() during suspend, the parent placed before the"\
+" device: the parent still suspends, and the list ends as after such a"\
+" move outside of a transition"
 
 	# The same in resume, the device placed right after its new parent
 	# (DPM_ORDER_DEV_AFTER_PARENT): p has resumed, the sync n has not
 	# when it is moved under p, during the sync z's resume.  Moving n
 	# next to p, among the devices handled, skips n's resume (mainline).
 	# The next resume, with pm_async=0, runs p, n, z.
-	topo_from "p\nz async=0 resume=200000\nn async=0\n"
-	err=1
-	if load "$TMP/in.topo" && echo "0@z:resume n move=p:after" >$LAB/churn; then
-		err=0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" && churn_done ||
-			err=1
-		set_pm_async 0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-			before p resume n resume && before n resume z resume ||
-			err=1
-		set_pm_async 1
-	fi
-	fix_result move_order $err "device_move() during resume, the device"\
-" placed after its parent: the device still resumes, and the list ends"\
-" as after such a move outside of a transition"
+	move_order_case "p\nz async=0 resume=200000\nn async=0\n" \
+		"0@z:resume n move=p:after" \
+		"before p resume n resume && before n resume z resume" \
+		"device_move() during resume, the device placed after its parent:"\
+" the device still resumes, and the list ends as after such a move"\
+" outside of a transition"
 
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
 	# not move it after its consumer c, so the walk meets it first and it
