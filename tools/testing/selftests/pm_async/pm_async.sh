@@ -1082,10 +1082,11 @@ test_fixes()
 	# the sync z suspends, with p placed right before n
 	# (DPM_ORDER_PARENT_BEFORE_DEV).  p, sync, is yet to suspend: moving
 	# it next to n, among the devices handled, skips its suspend
-	# (mainline).  It must suspend in this transition, and the PM core's
-	# list must end as the move makes it outside of one (z, p, n): with
+	# (mainline; were p a child itself, its parent would wait for it for
+	# ever).  It must suspend in this transition, and the PM core's list
+	# must end as the move makes it outside of one (z, p, n): with
 	# pm_async=0 the next suspend runs n, p, z.
-	move_order_case "pp\np parent=pp async=0\nz async=0 suspend=200000\nn\n" \
+	move_order_case "p async=0\nz async=0 suspend=200000\nn\n" \
 		"0@z:suspend n move=p:before" \
 		"before n suspend p suspend && before p suspend z suspend" \
 		"device_move() during suspend, the parent placed before the"\
