@@ -6,6 +6,7 @@
 # cycles on both kernels in the same session, then the report.
 #
 #   BENCH_PROFILES  names under tools/testing/selftests/pm_async/profiles
+#                   or printed by its pm_async_gen (chain, wide, zero)
 #                   or paths to topology files (default: all shipped), and
 #                   "drivers": the laptop machine's real drivers, real S3
 #                   (kernels of the bench+laptop flavour, no lab device;
@@ -80,8 +81,13 @@ for prof in $profiles; do
 		args=(-i "$prof")
 		guest_prof=/extra/$(basename "$prof")
 	else
-		[ -f "$TOP/tools/testing/selftests/pm_async/profiles/$prof.topo" ] ||
-			die "no profile '$prof' (a shipped name or a topology file)"
+		case $prof in
+		chain | wide | zero) ;; # printed by pm_async_gen profile NAME
+		*)
+			[ -f "$TOP/tools/testing/selftests/pm_async/profiles/$prof.topo" ] ||
+				die "no profile '$prof' (a shipped name or a topology file)"
+			;;
+		esac
 		guest_prof=$prof
 	fi
 	for ((r = 1; r <= rounds; r++)); do

@@ -40,7 +40,16 @@ transition()
 for prof in "$@"; do
 	case $prof in
 	*/*) file=$prof ;;
-	*) file=/kselftest/pm_async/profiles/$prof.topo ;;
+	*)
+		file=/kselftest/pm_async/profiles/$prof.topo
+		# The regular profiles (chain, wide, zero) come from the
+		# generator.
+		if [ ! -f "$file" ]; then
+			file=/tmp/$prof.topo
+			/kselftest/pm_async/pm_async_gen profile "$prof" >"$file" ||
+				file=/nonexistent/$prof.topo
+		fi
+		;;
 	esac
 	name=$(basename "$prof" .topo)
 	echo clear >$D/topology

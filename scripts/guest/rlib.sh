@@ -398,7 +398,14 @@ rl_topo()
 		$GEN "$seed" "$ndev" "${HAZ_MODE:-hazards}" >"$2.raw" || return 1
 		;;
 	*/*) cp "$1" "$2.raw" || return 1 ;;
-	*) cp "$PROFILES/$1.topo" "$2.raw" || return 1 ;;
+	*)
+		# The regular profiles come from the generator.
+		if [ -f "$PROFILES/$1.topo" ]; then
+			cp "$PROFILES/$1.topo" "$2.raw" || return 1
+		else
+			$GEN profile "$1" >"$2.raw" || return 1
+		fi
+		;;
 	esac
 	topo_scale "${RL_SCALE:-100}" <"$2.raw" >"$2"
 	rm -f "$2.raw"

@@ -33,7 +33,7 @@ ok()
 }
 
 echo "TAP version 13"
-echo "1..58"
+echo "1..59"
 
 # A fake "Debian kernel source": three files in a tarball.
 mkdir -p "$T/tar/linux-source-6.12/drivers/base" "$T/tar/linux-source-6.12/Documentation"
@@ -251,6 +251,20 @@ env -u PM_ASYNC_SUSPEND sh "$T/ks/pm_async/pm_async.sh" >"$T/log" 2>&1
 	PM_ASYNC_SUSPEND=1 sh "$T/ks/pm_async/pm_async.sh" >"$T/log2" 2>&1
 [ $? = 4 ] && grep -q '^1\.\.0 # SKIP must be run as root' "$T/log2"
 ok $? "kselftest: skips unless PM_ASYNC_SUSPEND=1 (it suspends the machine's devices); with it, goes on"
+
+# The kselftest's regular profiles are printed by pm_async_gen, not shipped:
+# chain (50 devices, each the parent of the next), wide (a hub and 1000
+# leaves) and zero (20 trees of 100 devices, no callback time).
+gcc -O2 -Wall -Wextra -Werror -o "$T/gen" "$H/../tools/testing/selftests/pm_async/pm_async_gen.c" 2>"$T/log" &&
+	[ "$("$T/gen" profile chain | grep -vc '^#')" = 50 ] &&
+	[ "$("$T/gen" profile chain | grep -c ' parent=c[0-9]* async=1 suspend=1000 resume=1000$')" = 49 ] &&
+	"$T/gen" profile chain | grep -q '^c49 parent=c48 ' &&
+	[ "$("$T/gen" profile wide | grep -c '^leaf[0-9]* parent=hub async=1 suspend=1000 resume=1000$')" = 1000 ] &&
+	[ "$("$T/gen" profile zero | grep -vc '^#')" = 2000 ] &&
+	[ "$("$T/gen" profile zero | grep -c '^z[0-9]*$')" = 20 ] &&
+	! "$T/gen" profile zero | grep -q '=[1-9]' &&
+	! "$T/gen" profile nosuch >/dev/null 2>&1
+ok $? "pm_async_gen: prints the regular profiles chain, wide and zero; refuses another name"
 
 # The harness, not the selftest, knows which cases fail on stock: a stand-in
 # selftest whose "[GROUP]" cases pass or fail as KS_FAIL says, run by the

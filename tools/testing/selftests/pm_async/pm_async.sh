@@ -12,8 +12,9 @@
 #  1. sysfs: power/async of each device follows async=; a device switched
 #     to sync runs in the PM task, one switched to async in a worker;
 #     /sys/power/pm_async=0 runs everything in the PM task.
-#  2. ordering: every profile in profiles/ with pm_async 0 and 1, each for
-#     PM_ASYNC_CYCLES cycles: the transition succeeds, the report has no
+#  2. ordering: every profile (profiles/, and chain, wide and zero, which
+#     pm_async_gen prints) with pm_async 0 and 1, each for PM_ASYNC_CYCLES
+#     cycles: the transition succeeds, the report has no
 #     violation and one line per device for each of the 8 callbacks, every
 #     device ends active with runtime PM as before.
 #  3. mixes: a sync parent with async children, an async parent with sync
@@ -198,6 +199,17 @@ load()
 	fi
 	cat $LAB/topology >"$TMP/topo"
 	cat $LAB/state >"$TMP/state.base"
+}
+
+# profile_file NAME: the topology of the profile NAME: profiles/NAME.topo,
+# or, for the regular ones (chain, wide, zero), what pm_async_gen prints.
+profile_file()
+{
+	if [ -f "$DIR/profiles/$1.topo" ]; then
+		echo "$DIR/profiles/$1.topo"
+	elif "$DIR/pm_async_gen" profile "$1" >"$TMP/$1.topo"; then
+		echo "$TMP/$1.topo"
+	fi
 }
 
 # topo_from TEXT: write TEXT (printf %b) to $TMP/in.topo.
@@ -504,7 +516,7 @@ test_ordering()
 {
 	for p in $PROFILES; do
 		loaded_ok=0
-		load "$DIR/profiles/$p.topo" && loaded_ok=1
+		load "$(profile_file $p)" && loaded_ok=1
 		ndev=$(wc -l <"$TMP/topo")
 		for mode in 0 1; do
 			err=0
@@ -1001,25 +1013,30 @@ fix_result()
 	fi
 }
 
-# move_order_case TOPO CHURN ORDER DESC: load TOPO, arm CHURN (a
-# device_move() with an order) and run a transition, in which every device
-# must run every callback; then one with pm_async=0, in which the shell
-# condition ORDER (before ...) must hold: the PM core's list as the move
-# makes it outside of a transition.  A case of group move_order.
+# move_order_case TOPO PRE CHURN ORDER DESC: load TOPO; with PRE, run a
+# transition with that churn first (to set the PM core's list up); arm
+# CHURN (a device_move() with an order) and run a transition, in which
+# every device must run every callback; then one with pm_async=0, in which
+# the shell condition ORDER (before ...) must hold: the PM core's list as
+# the move makes it outside of a transition.  A case of group move_order.
 move_order_case()
 {
 	topo_from "$1"
 	err=1
-	if load "$TMP/in.topo" && echo "$2" >$LAB/churn; then
+	if load "$TMP/in.topo"; then
 		err=0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" && churn_done ||
-			err=1
+		if [ -n "$2" ]; then
+			echo "$2" >$LAB/churn && good_cycle freeze && churn_done ||
+				err=1
+		fi
+		echo "$3" >$LAB/churn && good_cycle freeze &&
+			check_report "$SUSPEND_ALL" "" && churn_done || err=1
 		set_pm_async 0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" && eval "$3" ||
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" && eval "$4" ||
 			err=1
 		set_pm_async 1
 	fi
-	fix_result move_order $err "$4"
+	fix_result move_order $err "$5"
 }
 
 # churn_within A PA B PB: the churn ran after A's PA callback had ended and
@@ -1074,7 +1091,7 @@ move_during_cycle()
 	fi
 }
 
-NR_FIXES=10
+NR_FIXES=11
 test_fixes()
 {
 	# device_move() with an order during suspend: n, suspended already
@@ -1086,7 +1103,7 @@ test_fixes()
 	# ever).  It must suspend in this transition, and the PM core's list
 	# must end as the move makes it outside of one (z, p, n): with
 	# pm_async=0 the next suspend runs n, p, z.
-	move_order_case "p async=0\nz async=0 suspend=200000\nn\n" \
+	move_order_case "p async=0\nz async=0 suspend=200000\nn\n" "" \
 		"0@z:suspend n move=p:before" \
 		"before n suspend p suspend && before p suspend z suspend" \
 		"device_move() during suspend, the parent placed before the"\
@@ -1098,12 +1115,27 @@ test_fixes()
 	# when it is moved under p, during the sync z's resume.  Moving n
 	# next to p, among the devices handled, skips n's resume (mainline).
 	# The next resume, with pm_async=0, runs p, n, z.
-	move_order_case "p\nz async=0 resume=200000\nn async=0\n" \
+	move_order_case "p\nz async=0 resume=200000\nn async=0\n" "" \
 		"0@z:resume n move=p:after" \
 		"before p resume n resume && before n resume z resume" \
 		"device_move() during resume, the device placed after its parent:"\
 " the device still resumes, and the list ends as after such a move"\
 " outside of a transition"
+
+	# A device placed after a new parent that comes after it in the PM
+	# core's list: a link to s added while s completes (after a and p
+	# did) moves a and its child p behind c (s, c, a, p).  Then, while
+	# the sync a suspends, c is moved under p, which has suspended
+	# (DPM_ORDER_DEV_AFTER_PARENT).  The move must be made before
+	# suspend_late starts: an engine that counts on children coming
+	# after their parent would start p first, whose worker waits for the
+	# sync c, which the walk, waiting for a to finish, never reaches.
+	# Mainline moves c among the devices handled: c's suspend is skipped.
+	move_order_case "s async=0\na async=0 suspend=200000\np parent=a\n"\
+"c async=0\n" "0@s:complete a link=s" "0@a:suspend c move=p:after" \
+		"before c suspend p suspend && before p suspend a suspend" \
+		"device_move() during suspend, the device placed after a parent"\
+" behind it in the list: the move is made before the next phase starts"
 
 	# A direct_complete supplier of a SYNC_STATE_ONLY link: the link does
 	# not move it after its consumer c, so the walk meets it first and it

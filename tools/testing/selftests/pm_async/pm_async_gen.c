@@ -3,6 +3,7 @@
  * pm_async_gen - print a random device topology for the pm_async_test lab
  *
  *   pm_async_gen SEED [NDEV [hazards|hazards-dc|diff]]
+ *   pm_async_gen profile chain|wide|zero
  *
  * The output is a topology in the format of
  * /sys/kernel/debug/pm_async_test/topology (Documentation/power/
@@ -131,6 +132,7 @@ static int parse_uint(const char *s, unsigned long long max,
 static void die_usage(void)
 {
 	fprintf(stderr, "usage: pm_async_gen SEED [NDEV [hazards|hazards-dc|diff]]\n"
+		"       pm_async_gen profile chain|wide|zero\n"
 		"  print a random pm_async_test topology of NDEV devices (default %d, at most %d);\n"
 		"  with \"hazards\", with drivers, managed, dormant and SYNC_STATE_ONLY links,\n"
 		"  device waits, direct_complete, smart suspend, skipped resume and jitter;\n"
@@ -138,7 +140,8 @@ static void die_usage(void)
 		"  with \"diff\", hazards plus waits from sync devices and against the PM\n"
 		"  core's list, waits from a later transition or by chance, hibernation-only\n"
 		"  waits and times, busy-waiting devices and short async devices around slow\n"
-		"  and sync ones\n",
+		"  and sync ones;\n"
+		"  \"profile NAME\" prints the kselftest's profile NAME (chain, wide, zero)\n",
 		DEFAULT_NDEV, MAX_NDEV);
 	exit(2);
 }
@@ -516,6 +519,52 @@ static unsigned int diff_role(unsigned int i, unsigned int ndev)
 	return shape[0];
 }
 
+/*
+ * The shipped profiles too regular to ship as files: chain, wide and zero,
+ * printed as profiles/NAME.topo would hold them.
+ */
+static int print_profile(const char *name)
+{
+	unsigned int i, j, k;
+
+	if (!strcmp(name, "chain")) {
+		fputs("# chain: 50 async devices, each the parent of the next, 1 ms suspend and\n"
+		      "# 1 ms resume each: nothing can run in parallel, so async only adds the\n"
+		      "# cost of handing each device to a worker.\n",
+		      stdout);
+		printf("c0 async=1 suspend=1000 resume=1000\n");
+		for (i = 1; i < 50; i++)
+			printf("c%u parent=c%u async=1 suspend=1000 resume=1000\n",
+			       i, i - 1);
+	} else if (!strcmp(name, "wide")) {
+		fputs("# wide: one parent with 1000 async leaves, 1 ms suspend and 1 ms resume\n"
+		      "# each: the async framework's concurrency limit (256 workers in 6.12) and\n"
+		      "# the cost of starting many workers at once.  A sync cycle takes 2 s.\n",
+		      stdout);
+		printf("hub async=1\n");
+		for (i = 0; i < 1000; i++)
+			printf("leaf%u parent=hub async=1 suspend=1000 resume=1000\n",
+			       i);
+	} else if (!strcmp(name, "zero")) {
+		fputs("# zero: 2000 async devices whose callbacks take no time, in 20 subtrees\n"
+		      "# of 100 (a root with 9 children of 10 leaves each): pure PM core and\n"
+		      "# async framework overhead, where async can be slower than sync.\n",
+		      stdout);
+		for (i = 0; i < 20; i++) {
+			printf("z%u\n", i);
+			for (j = 0; j < 9; j++) {
+				printf("z%u.%u parent=z%u\n", i, j, i);
+				for (k = 0; k < 10; k++)
+					printf("z%u.%u.%u parent=z%u.%u\n",
+					       i, j, k, i, j);
+			}
+		}
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	unsigned long long seed, ndev = DEFAULT_NDEV;
@@ -524,6 +573,11 @@ int main(int argc, char **argv)
 	unsigned char *nopm, *bound, *dc;
 	int dup, async, hazards = 0;
 
+	if (argc == 3 && !strcmp(argv[1], "profile")) {
+		if (print_profile(argv[2]))
+			die_usage();
+		return 0;
+	}
 	if (argc < 2 || argc > 4 || parse_uint(argv[1], UINT64_MAX, &seed))
 		die_usage();
 	if (argc >= 3 && (parse_uint(argv[2], MAX_NDEV, &ndev) || !ndev))
