@@ -80,13 +80,13 @@ localversion()
 	printf -- '-%s-pmasync' "${rev//\~/.}"
 }
 
-# Source, object directory and image of kernel $1 (stock|patched) in
-# flavour $2 (test|bench).
 # The groups of the kselftest's cases (and of the churn's) that fail on
 # the stock kernel, mainline 7.3 with the lab: the series' fixes it lacks
 # (make check's and series-check's stock boots; scripts/guest/check.sh).
 STOCK_XFAIL="no_pm add_during move_order dc_link link_during skip_resume_abort move_during no_pm_below"
 
+# Source, object directory and image of kernel $1 (stock|patched) in
+# flavour $2 (test|bench).
 srcdir() { echo "$BUILD/$1/src"; }
 objdir() { echo "$BUILD/$1/obj-$2"; }
 bzimage() { echo "$BUILD/$1/obj-$2/arch/x86/boot/bzImage"; }
