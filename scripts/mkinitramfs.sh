@@ -28,9 +28,11 @@ busybox=$(command -v busybox || true)
 # has its own.
 case $kernel in
 stock | patched) kst=$BUILD/kselftest ksrc=$SRC kout=$BUILD/kselftest-build ;;
-*) kst=$BUILD/$kernel/kselftest ksrc=$(srcdir "$kernel") kout=$BUILD/$kernel/kselftest-build ;;
+*)
+	kst=$BUILD/$kernel/kselftest ksrc=$(srcdir "$kernel") kout=$BUILD/$kernel/kselftest-build
+	rm -rf "$kst"
+	;;
 esac
-rm -rf "$BUILD/$kernel/kselftest"
 if [ -d "$ksrc/tools/testing/selftests/pm_async" ]; then
 	say "building the pm_async kselftest of $ksrc"
 	make -s -C "$ksrc/tools/testing/selftests" TARGETS=pm_async \
