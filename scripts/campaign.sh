@@ -111,6 +111,15 @@ for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV 
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"
 done
 
+# A seed list is numbers and ranges separated by spaces ("1-3 7"); anything
+# else would reach the guest as one seed it cannot load and count as none.
+for v in FUZZ_SEEDS DIFF_SEEDS HAZ_SEEDS; do
+	for s in ${!v:-}; do
+		[[ $s =~ ^[0-9]+(-[0-9]+)?$ ]] ||
+			die "$v: '$s' is not a seed or a range (\"1-300 412\")"
+	done
+done
+
 # expand_seeds "1-3 7": 1 2 3 7
 expand_seeds()
 {

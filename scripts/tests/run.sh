@@ -881,6 +881,14 @@ PMA_TOP=${H%/scripts} CAMPAIGN_OUT=$cr CAMPAIGN_SUMMARY=recheck DIFF_CYCLES=6 PM
 	grep -q 'recheck 2: seeds 9 over the time rule .*(18 cycles each, the kernels in turns)' "$T/log"
 ok $? "campaign.sh: a recheck round runs 18 cycles per seed, the kernels in turns, pooled with the first run"
 
+# A seed list that is not numbers and ranges ("1077,1254") stops the
+# campaign before any boot; it used to boot, load nothing and say PASS.
+rm -f "$cr/boots"
+PMA_TOP=${H%/scripts} CAMPAIGN_OUT=$T/seeds DIFF_SEEDS=1077,1254 PMA_QEMU_RUN=$T/fakeqemu "$H/campaign.sh" diff >"$T/log" 2>&1
+[ $? != 0 ] && [ ! -e "$cr/boots" ] && [ ! -e "$T/seeds/boots" ] &&
+	grep -q "DIFF_SEEDS: '1077,1254' is not a seed or a range" "$T/log"
+ok $? "campaign.sh: a seed list with a comma stops before any boot"
+
 # The guest's plans (difflib.sh, busybox awk as in the guest): the same for
 # the same seed; every plan of 300 seeds has a suspend, a hibernation and a
 # failure, in a phase its cycle runs, on a device that may fail.
