@@ -52,6 +52,8 @@
 #           DIFF_FLOOR_MS (5), DIFF_RATIO (1.10), DIFF_RECHECK (rounds
 #           of reruns of the seeds over the time rule, 2),
 #           DIFF_RECHECK_CYCLES (cycles per seed in a rerun, 18),
+#           DIFF_MIN_PAIRS (pm_async=1 cycles full on both that a seed's
+#           time needs to be compared, 3),
 #           RL_TIMEOUT (90).  The
 #           comparison is scripts/diff-compare.sh: every seed stock
 #           finishes, patched finishes; 0 violations and every outcome as
@@ -93,6 +95,9 @@ hazards)
 diff)
 	kernels=${DIFF_KERNELS:-stock patched}
 	RL_TIMEOUT=${RL_TIMEOUT:-90}
+	# A seed's time is compared over 3 pm_async=1 cycles full on both
+	# kernels or more (diff-compare.sh; make check's reduced set keeps 1).
+	export DIFF_MIN_PAIRS=${DIFF_MIN_PAIRS:-3}
 	;;
 *) die "unknown campaign '$camp' (faults, fuzz, churn, soak, hazards, diff)" ;;
 esac

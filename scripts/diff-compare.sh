@@ -34,7 +34,13 @@
 #    cycles run with pm_async=1 count: those run with pm_async=0 (the order
 #    of mainline on both kernels) are the control, the spread of the
 #    measurement itself, reported over all seeds.  A seed with no
-#    pm_async=1 cycle full on both is not compared (counted, printed).
+#    pm_async=1 cycle full on both is not compared (counted, printed), nor
+#    is one with fewer than DIFF_MIN_PAIRS (default 1) such cycles: a seed
+#    over the ratio with fewer is printed for a recheck, which adds cycles.
+#    campaign.sh sets it to 3 from the held-out run on seeds 1261-1560 on
+#    (decided on 2026-12-05 before that run: seed 1077 of the 961-1260 run
+#    failed over 2 paired cycles, one of them a 2.4 ms stall of the guest,
+#    README, #25).
 #    Seeds that stock did not finish are left out of this rule (and
 #    counted).  The pm_async=0 cycles left the per-seed rule on 2026-12-05,
 #    after the held-out run on seeds 661-960, whose one seed over 1.10x
@@ -74,6 +80,8 @@ patched=("$@")
 
 floor=${DIFF_FLOOR_MS:-5}
 ratio=${DIFF_RATIO:-1.10}
+minp=${DIFF_MIN_PAIRS:-1}
+[[ $minp =~ ^[1-9][0-9]*$ ]] || die "DIFF_MIN_PAIRS: '$minp' is not a number of cycles (1 or more)"
 tap=${DIFF_TAP:-0}
 outdir=${DIFF_OUT:-$(dirname "${stock[0]}")}
 gen=${DIFF_GEN:-$BUILD/kselftest/pm_async/pm_async_gen}
@@ -212,7 +220,7 @@ topology()
 # The comparison, one line per seed: VERDICT SEED WHY, VERDICT one of
 # ok, fail, skip (stock did not finish: no comparison), note (counted, does
 # not fail); then the counts.
-awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v timeonly="$work/timeonly" "$awk_median"'
+awk -F '\t' -v floor="$floor" -v ratio="$ratio" -v minp="$minp" -v timeonly="$work/timeonly" "$awk_median"'
 FILENAME == ARGV[1] { for (i = 1; i <= NF; i++) S[$1, i] = $i; ins[$1] = 1; seeds[$1] = 1; next }
 { for (i = 1; i <= NF; i++) P[$1, i] = $i; inp[$1] = 1; seeds[$1] = 1 }
 function ms(ns) { return sprintf("%.2f", ns / 1e6) }
@@ -287,7 +295,16 @@ END {
 		} else if (pd) {
 			# Paired cycles: the same cycles on both kernels.
 			pair(S[s, 15], P[s, 15])
-			if (nfull) {
+			if (nfull && nfull < minp + 0) {
+				uncmp++
+				rr = median(rf)
+				notes = notes "; only " nfull " pm_async=1 cycles full on both kernels, fewer than " minp \
+					" (" S[s, 8] " / " P[s, 8] " full): time not compared"
+				t = "stock " ms(median(fs)) " ms, patched " ms(median(fp)) " ms" \
+					(rr == "" ? "" : sprintf(" (%.2fx per cycle)", rr / 1e6))
+				# Over the ratio: a recheck may add the cycles it lacks.
+				if (v == "ok" && rr != "" && rr / 1e6 > ratio + 0) print s >timeonly
+			} else if (nfull) {
 				sm = median(fs); pm = median(fp); rr = median(rf)
 				if (nfull != S[s, 8] || nfull != P[s, 8])
 					suf = ", over the " nfull " pm_async=1 cycles full on both (" S[s, 8] " / " P[s, 8] " full)"
@@ -359,7 +376,8 @@ summary_lines()
 	echo "${1}verdict: $np seeds, $nt topologies, $pc patched cycles, hangs $sh/$ph (stock/patched)," \
 		"violations $sv/$pv (stock/patched), $slower slower than ${ratio}x" \
 		"($under under the ${floor} ms floor, $excl left out: stock did not finish," \
-		"$compared compared, $uncmp with no pm_async=1 cycle full on both)," \
+		"$compared compared, $uncmp with $([ "$minp" = 1 ] && echo "no pm_async=1 cycle" ||
+			echo "fewer than $minp pm_async=1 cycles") full on both)," \
 		"$nfail seeds failing the rules: $([ "$nfail" = 0 ] && echo PASS || echo FAIL)"
 }
 

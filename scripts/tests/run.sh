@@ -835,6 +835,25 @@ DIFF_OUT="$sz" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$sz/stock.log" -- "$s
 	grep -q '^seed 9 .*FAIL: patched slower than 1.10x stock.*(stock 20.00 ms, patched 23.00 ms (1.15x per cycle)' "$T/log"
 ok $? "diff-compare: pm_async=0 cycles are the control, not a seed's time rule (a seed with only those full on both is not compared)"
 
+# Seed 1077 of the 961-1260 run: over 1.10x on 2 pm_async=1 cycles full on
+# both, one of them a stall of the guest.  With DIFF_MIN_PAIRS=3 (what
+# campaign.sh sets) it is not compared, but printed for a recheck; with a
+# third pair it is compared again, and fails if still slower.
+mp=$T/diff-minpairs
+mkdir -p "$mp"
+mplan="1:disk/devices/async=1 2:freeze/devices/async=1 3:mem/devices/async=1"
+SEED_PLAN=$mplan seed_log "$mp/stock.log" 1077 24 11300000:full 8200000:full 9000000:bad
+SEED_PLAN=$mplan seed_log "$mp/patched.log" 1077 24 17500000:full 9300000:full 9000000:full
+mp_cmp() { DIFF_SLOWER_OUT=$mp/slower DIFF_OUT="$mp" DIFF_GEN="$T/fakegen" "$H/diff-compare.sh" "$mp/stock.log" -- "$mp/patched.log" >"$T/log" 2>&1; }
+! mp_cmp && grep -q '^seed 1077 .*FAIL: patched slower than 1.10x stock' "$T/log" &&
+	DIFF_MIN_PAIRS=3 mp_cmp &&
+	grep -q '^seed 1077 .*only 2 pm_async=1 cycles full on both kernels, fewer than 3 (2 / 3 full): time not compared (stock 9.75 ms, patched 13.40 ms (1.34x per cycle))' "$T/log" &&
+	grep -q '0 compared, 1 with fewer than 3 pm_async=1 cycles full on both), 0 seeds failing the rules: PASS' "$T/log" &&
+	[ "$(cat "$mp/slower")" = 1077 ] &&
+	sed -i 's/dev_ns=9000000$/dev_ns=10000000/; s/outcome=bad viol=0 full=0/outcome=ok viol=0 full=1/; s/expect=fail outcome=ok viol=0 full=1/expect=ok outcome=ok viol=0 full=1/' "$mp/stock.log" &&
+	! DIFF_MIN_PAIRS=3 mp_cmp && grep -q '^seed 1077 .*FAIL: patched slower than 1.10x stock' "$T/log"
+ok $? "diff-compare: DIFF_MIN_PAIRS=3 leaves a seed with 2 paired cycles uncompared, for a recheck; a third pair compares it"
+
 # campaign.sh's recheck (CAMPAIGN_SUMMARY=recheck on a first run's logs,
 # a stand-in for qemu-run.sh): a round runs DIFF_RECHECK_CYCLES cycles per
 # seed (18 by default, whatever DIFF_CYCLES the first run had), its
