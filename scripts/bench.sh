@@ -20,6 +20,11 @@
 #   BENCH_SVG       "all" (one timeline per profile and kernel) or "none"
 #   BENCH_FLOOR     "ITEMS US" of the workqueue floor (1000 1000: the wide
 #                   profile's leaves without the PM core), or "none"
+#   BENCH_KERNELS   the kernels of the lab profiles, in the order each round
+#                   runs them ("stock patched"); another name is a tree in
+#                   build/NAME/src (a form of the series to compare with
+#                   the others in the same run, e.g. a git worktree of
+#                   build/patched/src at another commit), built here
 
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
@@ -32,15 +37,18 @@ out=${BENCH_OUT:-$TOP/out/bench/$(date +%Y%m%d-%H%M%S)}
 svg=${BENCH_SVG:-all}
 floor=${BENCH_FLOOR:-1000 1000}
 flavour=bench
+kernels=${BENCH_KERNELS:-stock patched}
 [ "$rounds" -ge 1 ] && [ "$cycles" -ge "$rounds" ] ||
 	die "BENCH_CYCLES ($cycles) must be at least BENCH_ROUNDS ($rounds)"
 
 "$TOP/scripts/tree.sh"
 drivers=0
 for prof in $profiles; do [ "$prof" = drivers ] && drivers=1; done
-for k in stock patched; do
+for k in $kernels; do
 	"$TOP/scripts/build-kernel.sh" $k $flavour
 	"$TOP/scripts/mkinitramfs.sh" $k $flavour
+done
+for k in stock patched; do
 	if [ $drivers = 1 ]; then
 		"$TOP/scripts/build-kernel.sh" $k $flavour+laptop
 		"$TOP/scripts/mkinitramfs.sh" $k $flavour+laptop
@@ -92,7 +100,7 @@ for prof in $profiles; do
 	fi
 	for ((r = 1; r <= rounds; r++)); do
 		n=$(( cycles / rounds + (r <= cycles % rounds ? 1 : 0) ))
-		for k in stock patched; do
+		for k in $kernels; do
 			say "== $name: $k kernel, round $r/$rounds, $n cycles per mode"
 			log=$out/raw/$name-$k-$r
 			if ! "$TOP/scripts/qemu-run.sh" -k $k -f $flavour -p -t 1800 \
@@ -144,7 +152,7 @@ if [ "$svg" = all ]; then
 	for prof in $profiles; do
 		[ "$prof" = drivers ] && continue
 		name=$(basename "$prof" .topo)
-		for k in stock patched; do
+		for k in $kernels; do
 			"$report" --quiet --filter "profile=$name" \
 				--svg "$out/$name-$k-async.svg" \
 				--cycle "kernel=$k,mode=async,cycle=1" "$all" >/dev/null &&
