@@ -295,24 +295,20 @@ END {
 		} else if (pd) {
 			# Paired cycles: the same cycles on both kernels.
 			pair(S[s, 15], P[s, 15])
+			if (nfull) {
+				sm = median(fs); pm = median(fp); rr = median(rf)
+				t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
+				if (rr != "") t = t sprintf(" (%.2fx per cycle)", rr / 1e6)
+			}
 			if (nfull && nfull < minp + 0) {
 				uncmp++
-				rr = median(rf)
 				notes = notes "; only " nfull " pm_async=1 cycles full on both kernels, fewer than " minp \
 					" (" S[s, 8] " / " P[s, 8] " full): time not compared"
-				t = "stock " ms(median(fs)) " ms, patched " ms(median(fp)) " ms" \
-					(rr == "" ? "" : sprintf(" (%.2fx per cycle)", rr / 1e6))
 				# Over the ratio: a recheck may add the cycles it lacks.
 				if (v == "ok" && rr != "" && rr / 1e6 > ratio + 0) print s >timeonly
 			} else if (nfull) {
-				sm = median(fs); pm = median(fp); rr = median(rf)
 				if (nfull != S[s, 8] || nfull != P[s, 8])
-					suf = ", over the " nfull " pm_async=1 cycles full on both (" S[s, 8] " / " P[s, 8] " full)"
-				else
-					suf = ""
-				t = "stock " ms(sm) " ms, patched " ms(pm) " ms"
-				if (rr != "") t = t sprintf(" (%.2fx per cycle)", rr / 1e6)
-				t = t suf
+					t = t ", over the " nfull " pm_async=1 cycles full on both (" S[s, 8] " / " P[s, 8] " full)"
 				if (sm < floor * 1e6 && pm < floor * 1e6) { under++; t = t ", both under " floor " ms" }
 				else if (rr != "" && rr / 1e6 > ratio + 0) {
 					slower++
