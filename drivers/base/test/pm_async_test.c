@@ -728,11 +728,17 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 		pat_violation("%s %s: device is %s", pd->name, desc->name,
 			      pat_state_names[pat_level(state)]);
 
-	s = pd->parent;
-	while (s && device_pm_not_required(&s->dev))
-		s = s->parent;
-	/* Pairs with smp_store_release() in pat_churn_change(). */
+	/*
+	 * A device below a no-PM device that has been moved has its new
+	 * ancestor, which this check does not know yet, like a moved device.
+	 * Pairs with smp_store_release() in pat_churn_change().
+	 */
 	moved = smp_load_acquire(&pd->moved);
+	s = pd->parent;
+	while (s && device_pm_not_required(&s->dev)) {
+		moved |= smp_load_acquire(&s->moved);
+		s = s->parent;
+	}
 	if (s && !moved) {
 		/* Pairs with smp_store_release() in pat_callback(). */
 		st = smp_load_acquire(&s->state);

@@ -43,14 +43,17 @@
 #  3e. mainline's engine under real-driver hazards: a device moved next
 #     to its new parent during a transition stays in it; a SYNC_STATE_ONLY
 #     consumer that suspends leaves its direct_complete supplier alone; a
-#     link added during suspend keeps the consumer in the transition; a
-#     device moved while its parent waits for it does not deadlock, also
-#     when a sync parent waits for that parent; a failed suspend_late
-#     resumes a may_skip_resume parent whose late suspend ran; devices
-#     below a device that takes no part in PM suspend before and resume
-#     after the device above it.  The name of each case of a fix starts
-#     with its group ("[dc_link] ...": move_order, dc_link, link_during,
-#     skip_resume_abort, move_during, no_pm_below; "[no_pm]" in 3b): on a
+#     link added during suspend keeps the consumer in the transition,
+#     and a supplier whose link is deleted then does not wait for the
+#     consumer; a device moved while its parent waits for it does not
+#     deadlock, also when a sync parent waits for that parent; a failed
+#     suspend_late resumes a may_skip_resume parent whose late suspend
+#     ran; devices below a device that takes no part in PM suspend
+#     before and resume after the device above it, which moving that
+#     device during suspend hands to its new parent.  The name of each
+#     case of a fix starts with its group ("[dc_link] ...": move_order,
+#     dc_link, link_during, link_del, skip_resume_abort, move_during,
+#     no_pm_below; "[no_pm]" in 3b): on a
 #     kernel without the fix, such as mainline 7.3, the cases of its group
 #     fail (move_during deadlocks: PM_ASYNC_SKIP=move_during skips it).
 #  3f. the contract: where mainline 7.3 finishes, so must the engine:
@@ -1091,7 +1094,7 @@ move_during_cycle()
 	fi
 }
 
-NR_FIXES=11
+NR_FIXES=13
 test_fixes()
 {
 	# device_move() with an order during suspend: n, suspended already
@@ -1210,6 +1213,23 @@ test_fixes()
 	fix_result link_during $err "device_link_add() during suspend: the PM"\
 " core's list has the consumer last afterwards, as outside of a transition"
 
+	# A device link deleted during suspend: p, k's supplier, is started
+	# when the link is deleted, 50 ms into k's slow suspend, and must not
+	# wait for k, which it no longer depends on (mainline starts p when
+	# the walk reaches it and waits for k through the link).  The start
+	# races with the deletion of the link: 4 transitions.
+	topo_from "e\np\nk suppliers=p suspend=300000\n"
+	err=0
+	WINDOW=0
+	for c in 1 2 3 4; do
+		load "$TMP/in.topo" &&
+			churn_cycle "50000@k:suspend k unlink=p" e suspend \
+				k suspend &&
+			ends_before p suspend k suspend || { err=1; break; }
+	done
+	fix_result link_del $err "a device link deleted during suspend: the"\
+" supplier it leaves does not wait for its consumer"
+
 	# A failed suspend_late: mp (DPM_FLAG_MAY_SKIP_RESUME) has finished
 	# its late suspend when f, which the walk reaches after it, fails.
 	# No noirq suspend has run, so nothing has decided that mp may stay
@@ -1324,6 +1344,31 @@ EOF
 	fi
 	fix_result no_pm_below $err "1100 devices below a no-PM child resume"\
 " after their ancestor, which waits for a slow supplier"
+
+	# device_move() of a device that takes no part in PM, during
+	# suspend: p.n is moved from the async p to the sync q while the
+	# sync z suspends, before p.n's child p.n.c (async, slow) is done.
+	# p no longer waits for p.n.c and must suspend now, not when p.n.c
+	# is done or at the end of the phase (an engine that lets p.n.c
+	# start p, or drop its count on q, leaves p behind it); q, reached
+	# by the PM task after z, waits for p.n.c through p.n (mainline
+	# does not).  p's start races with the move: 4 transitions.
+	topo_from "q async=0\nz async=0 suspend=200000\ne\np\n"\
+"p.n parent=p pm=0\np.n.c parent=p.n suspend=300000\n"
+	err=0
+	WINDOW=0
+	for c in 1 2 3 4; do
+		load "$TMP/in.topo" || { err=1; break; }
+		churn_cycle "50000@z:suspend p.n move=q" e suspend \
+			p.n.c suspend || { err=1; break; }
+		grep -q '^p.n parent=q' $LAB/topology ||
+			{ ktap_print_msg "p.n: not under q"; err=1; break; }
+		ends_before p suspend p.n.c suspend &&
+			before p.n.c suspend q suspend || { err=1; break; }
+	done
+	fix_result no_pm_below $err "device_move() of a no-PM device during"\
+" suspend: the parent it leaves does not wait for the devices below it,"\
+" the new one does"
 
 	# device_move() during suspend: mp is started when its fast child mp.f
 	# is done and waits for its sync child mp.s, which the PM task reaches
