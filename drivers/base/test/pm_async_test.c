@@ -736,6 +736,7 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 	moved = smp_load_acquire(&pd->moved);
 	s = pd->parent;
 	while (s && device_pm_not_required(&s->dev)) {
+		/* Pairs with smp_store_release() in pat_churn_change(). */
 		moved |= smp_load_acquire(&s->moved);
 		s = s->parent;
 	}
