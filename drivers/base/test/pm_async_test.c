@@ -883,6 +883,26 @@ static u32 pat_draw(const struct pat_dev *pd, enum pat_cb cb, u32 what, u32 n)
  * ``+FROM`` is not made before the FROM-th transition of @pd, one with
  * ``@PERCENT`` only with that chance.
  */
+/*
+ * device_pm_wait_for_dev(), marked for fault injection: with a task filter
+ * (failslab's task-filter), what the PM core allocates to start @t fails,
+ * as when GFP_ATOMIC memory runs out, and nothing else does.
+ */
+static int pat_wait_for_dev(struct pat_dev *pd, struct pat_dev *t)
+{
+	int ret;
+#ifdef CONFIG_FAULT_INJECTION
+	int fail = current->make_it_fail;
+
+	current->make_it_fail = 1;
+#endif
+	ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
+#ifdef CONFIG_FAULT_INJECTION
+	current->make_it_fail = fail;
+#endif
+	return ret;
+}
+
 static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 {
 	const struct pat_cb_desc *desc = &pat_cbs[cb];
@@ -904,7 +924,7 @@ static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 		if (w->percent < 100 &&
 		    pat_draw(pd, cb, PAT_DRAW_WAIT | i, 100) >= w->percent)
 			continue;
-		ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
+		ret = pat_wait_for_dev(pd, t);
 		/* Does the wait go with the PM core's list? */
 		in_order = desc->kind == PAT_KIND_SUSPEND ? t->seq > pd->seq :
 			   t->seq < pd->seq;
@@ -2579,6 +2599,10 @@ static int pat_churn_fn(void *data)
 	struct pat_dev *pd = c->victim;
 	struct pat_link *lk;
 
+#ifdef CONFIG_FAULT_INJECTION
+	/* As in pat_wait_for_dev(): the starts of what the change leaves. */
+	current->make_it_fail = 1;
+#endif
 	if (c->atpd) {
 		wait_event_interruptible(pat_churn_wq,
 					 atomic_read(&c->fired) ||
