@@ -35,6 +35,9 @@
 #           mainline itself: patch 0002), HAZ_CHURN ("unlink";
 #           "unlink,move,link" adds device_move() and device_link_add()
 #           during transitions, which break mainline itself: 0004, 0003),
+#           HAZ_NOMEM (0; a percentage of the GFP_ATOMIC allocations of the
+#           lab's waits and churn thread to fail, in one cycle in three,
+#           test kernels only; HAZ_NOMEM_ALL=1: of every task),
 #           RL_TIMEOUT (the lab's watchdog is RL_TIMEOUT + 30 s; default
 #           90 here).  Rule: every seed that stock finishes, patched
 #           finishes, with no violation; a seed that fails or hangs prints
@@ -110,7 +113,7 @@ mkdir -p "$out"
 
 # The knobs the guest scripts read, passed on to the guest command line.
 genv=""
-for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE HAZ_CHURN \
+for v in FAULT_MODES FAULT_PHASES FAULT_PAIRS FAULT_MAX FUZZ_CYCLES FUZZ_MAXDEV HAZ_CYCLES HAZ_MAXDEV HAZ_MODE HAZ_CHURN HAZ_NOMEM HAZ_NOMEM_ALL \
 	 DIFF_CYCLES DIFF_MAXDEV DIFF_SCALE DIFF_CHURN DIFF_GEN_MODE DIFF_REPORTS \
 	 CHURN_NDEV SOAK_WARMUP SOAK_SLAB_KB SOAK_OTHER_KB RL_SCALE RL_SEED RL_TIMEOUT; do
 	[ -n "${!v:-}" ] && genv="$genv $v=${!v}"

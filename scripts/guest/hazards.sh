@@ -31,6 +31,13 @@
 #   HAZ_CHURN    the churn operations to draw from, comma-separated
 #                (default "unlink"; also
 #                "move" and "link", e.g. HAZ_CHURN=unlink,move,link)
+#   HAZ_NOMEM    in about one cycle in three, fail that percentage of
+#                the GFP_ATOMIC allocations of the lab's waits and churn
+#                thread (failslab with its task filter, test kernels):
+#                the PM core cannot queue what they start (default 0: off;
+#                a kernel without failslab fails the seed)
+#   HAZ_NOMEM_ALL  1: HAZ_NOMEM fails those of every task instead (the
+#                walk's and the workers' starts too)
 #
 # One TAP line per seed, "@@SEED-DONE SEED" after each; "# SUMMARY ..." at
 # the end.
@@ -129,6 +136,7 @@ haz_moves_waits()
 
 rl_init
 CHURNS=0
+NOMEMS=0
 for seed in "$@"; do
 	set -- $(haz_params "$seed")
 	ndev=$1 scale=$2
@@ -144,9 +152,20 @@ for seed in "$@"; do
 		[ $(( (seed * 2654435761 + c * 40503) % 97 % 4 )) = 0 ] && mode=0
 		echo "$mode" >/sys/power/pm_async
 		armed=$(haz_churn "$seed" "$c")
+		nomem=""
+		if [ "${HAZ_NOMEM:-0}" != 0 ] &&
+		   [ $(( (seed * 40503 + c * 2654435761) % 89 % 3 )) = 0 ]; then
+			nomem=", failslab ${HAZ_NOMEM}%"
+			rl_nomem "$HAZ_NOMEM" "$([ "${HAZ_NOMEM_ALL:-0}" = 1 ] && echo all)" ||
+				{ echo "# seed $seed: no failslab for HAZ_NOMEM"; err=1; }
+		fi
 		if ! rl_good_cycle; then
-			echo "# seed $seed: cycle $c (pm_async=$mode${armed:+, churn $armed}) failed"
+			echo "# seed $seed: cycle $c (pm_async=$mode${armed:+, churn $armed}$nomem) failed"
 			err=1
+		fi
+		if [ -n "$nomem" ]; then
+			NOMEMS=$((NOMEMS + 1))
+			rl_nomem 0
 		fi
 		if [ -n "$armed" ]; then
 			CHURNS=$((CHURNS + 1))
@@ -168,5 +187,7 @@ for seed in "$@"; do
 	echo "@@SEED-DONE $seed"
 done
 echo "# [hazards] $CHURNS cycles with churn (${HAZ_CHURN:-unlink}) during the transition"
+[ "${HAZ_NOMEM:-0}" = 0 ] ||
+	echo "# [hazards] $NOMEMS cycles with ${HAZ_NOMEM}% of the GFP_ATOMIC allocations of $([ "${HAZ_NOMEM_ALL:-0}" = 1 ] && echo "every task" || echo "the waits and churn") failed"
 rl_summary hazards
 rl_fini

@@ -254,10 +254,45 @@ RL_NOPM_RE=' below the no-PM (child|consumer) is |: ancestor [^ ]+ is '
 # RL_NOPM_RE; a report lists at most 64).
 rl_viol_unexpected()
 {
-	awk -v xnopm="$(xfail no_pm_below && echo 1)" -v nopm_re="$RL_NOPM_RE" '
+	awk -v xnopm="$(xfail no_pm_below && echo 1)" -v nopm_re="$RL_NOPM_RE" \
+	    -v nomem="${RL_NOMEM:-0}" '
 	$1 == "violations" { viol = $2 }
 	$1 == "violation:" && xnopm && $0 ~ nopm_re { nopm++ }
+	$1 == "violation:" && nomem && / async callback runs in the PM task$/ { nopm++ }
 	END { print viol - nopm }' "$1"
+}
+
+# rl_nomem PERCENT [all]: fail that share of the GFP_ATOMIC slab
+# allocations of the tasks the lab marks for fault injection (its
+# device_pm_wait_for_dev() calls and its churn thread), or with "all" of
+# every task (the PM task's and the workers' starts too), from now on; 0
+# to stop; false without failslab.  While it is on (RL_NOMEM=1), an
+# "async" device run in the PM task is not a violation: a device the PM
+# core cannot queue runs in the context that waits for it, or in the walk,
+# as on mainline.
+RL_FAILSLAB=/sys/kernel/debug/failslab
+rl_nomem()
+{
+	[ -w $RL_FAILSLAB/task-filter ] || return 1
+	if [ "$1" = 0 ]; then
+		echo 0 >$RL_FAILSLAB/probability
+		echo 1 >$RL_FAILSLAB/times
+		echo N >$RL_FAILSLAB/task-filter
+		RL_NOMEM=0
+		return 0
+	fi
+	if [ "${2:-}" = all ]; then
+		echo N >$RL_FAILSLAB/task-filter
+	else
+		echo Y >$RL_FAILSLAB/task-filter
+	fi
+	echo Y >$RL_FAILSLAB/ignore-gfp-wait
+	echo 0 >$RL_FAILSLAB/verbose
+	echo 0 >$RL_FAILSLAB/space
+	echo 1 >$RL_FAILSLAB/interval
+	echo -1 >$RL_FAILSLAB/times
+	echo "$1" >$RL_FAILSLAB/probability
+	RL_NOMEM=1
 }
 
 # rl_check_report good | fail: the report of the last transition.
