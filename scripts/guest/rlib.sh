@@ -278,9 +278,11 @@ rl_nomem()
 		echo 0 >$RL_FAILSLAB/probability
 		echo 1 >$RL_FAILSLAB/times
 		echo N >$RL_FAILSLAB/task-filter
+		echo N >$LAB/nomem
 		RL_NOMEM=0
 		return 0
 	fi
+	echo Y >$LAB/nomem
 	if [ "${2:-}" = all ]; then
 		echo N >$RL_FAILSLAB/task-filter
 	else

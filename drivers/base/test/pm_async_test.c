@@ -784,11 +784,14 @@ static void pat_check_barrier(struct pat_dev *pd, enum pat_cb cb)
 	}
 }
 
+/* Mark the churn thread and the waits for fault injection (``nomem``). */
+static bool pat_nomem;
+
 /* Is the current task marked for fault injection (see pat_wait_for_dev())? */
 static bool pat_failing(void)
 {
 #ifdef CONFIG_FAULT_INJECTION
-	return current->make_it_fail;
+	return READ_ONCE(pat_nomem) && current->make_it_fail;
 #else
 	return false;
 #endif
@@ -908,7 +911,8 @@ static int pat_wait_for_dev(struct pat_dev *pd, struct pat_dev *t)
 #ifdef CONFIG_FAULT_INJECTION
 	int fail = current->make_it_fail;
 
-	current->make_it_fail = 1;
+	if (READ_ONCE(pat_nomem))
+		current->make_it_fail = 1;
 #endif
 	ret = device_pm_wait_for_dev(&pd->dev, &t->dev);
 #ifdef CONFIG_FAULT_INJECTION
@@ -2615,7 +2619,7 @@ static int pat_churn_fn(void *data)
 
 #ifdef CONFIG_FAULT_INJECTION
 	/* As in pat_wait_for_dev(): the starts of what the change leaves. */
-	current->make_it_fail = 1;
+	current->make_it_fail = READ_ONCE(pat_nomem);
 #endif
 	if (c->atpd) {
 		wait_event_interruptible(pat_churn_wq,
@@ -3271,6 +3275,7 @@ static int __init pat_init(void)
 	debugfs_create_file("churn", 0644, pat_dir, NULL, &pat_churn_fops);
 	debugfs_create_u32("watchdog", 0644, pat_dir, &pat_watchdog_s);
 	debugfs_create_u32("draws", 0644, pat_dir, &pat_draws_seed);
+	debugfs_create_bool("nomem", 0644, pat_dir, &pat_nomem);
 	return 0;
 
 err_unregister_driver:

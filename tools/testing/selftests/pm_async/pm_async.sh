@@ -134,11 +134,11 @@ current()
 }
 
 # failslab_arm: fail every GFP_ATOMIC slab allocation of the tasks marked
-# for fault injection (the lab's churn thread and waits), 1000 at most,
-# silently; false without failslab.
+# for fault injection (the lab's churn thread and waits, with the lab's
+# nomem), 1000 at most, silently; false without failslab.
 failslab_arm()
 {
-	[ -w "$FAILSLAB/task-filter" ] &&
+	[ -w "$FAILSLAB/task-filter" ] && echo Y >$LAB/nomem &&
 		echo Y >"$FAILSLAB/task-filter" &&
 		echo Y >"$FAILSLAB/ignore-gfp-wait" &&
 		echo 0 >"$FAILSLAB/verbose" &&
@@ -173,6 +173,7 @@ failslab_disarm()
 	echo 0 >"$FAILSLAB/probability"
 	echo 1 >"$FAILSLAB/times"
 	echo N >"$FAILSLAB/task-filter"
+	echo N >$LAB/nomem 2>/dev/null
 }
 
 cleanup()
