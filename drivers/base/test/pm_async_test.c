@@ -802,7 +802,7 @@ static bool pat_failing(void)
  * callback of a device whose async flag is clear.  The suspend-side and
  * resume-side callbacks of a device that was async (with pm_async enabled)
  * when the transition started never do, unless the PM task is marked for
- * fault injection: in a wait of the lab's, the PM core may not be able to
+ * fault injection (``nomem``): in a wait of the lab's, the PM core may not be able to
  * queue the device waited for and run it there, as mainline runs a device
  * it cannot schedule in the PM task.
  */
@@ -888,22 +888,9 @@ static u32 pat_draw(const struct pat_dev *pd, enum pat_cb cb, u32 what, u32 n)
 }
 
 /*
- * Run the device_pm_wait_for_dev() calls of @pd's callback @cb.  When the
- * call returns 0 for an async @pd (which always waits, whatever pm_async
- * says), the device waited for must have finished this phase, as a parent
- * or supplier must on the resume side and a child or consumer on the
- * suspend side, if the wait goes with the PM core's list: on the suspend
- * side for a device created after @pd, on the resume side for one created
- * before.  A wait against the list gives no order (the PM core may not
- * have re-armed the completion of that device yet) and with pm_async=0
- * never returns.  Prepare and complete have no such order.  A wait with
- * ``+FROM`` is not made before the FROM-th transition of @pd, one with
- * ``@PERCENT`` only with that chance.
- */
-/*
- * device_pm_wait_for_dev(), marked for fault injection: with a task filter
- * (failslab's task-filter), what the PM core allocates to start @t fails,
- * as when GFP_ATOMIC memory runs out, and nothing else does.
+ * device_pm_wait_for_dev(), marked for fault injection with ``nomem``: with
+ * a task filter (failslab's task-filter), what the PM core allocates to
+ * start @t fails, as when GFP_ATOMIC memory runs out, and nothing else does.
  */
 static int pat_wait_for_dev(struct pat_dev *pd, struct pat_dev *t)
 {
@@ -921,6 +908,19 @@ static int pat_wait_for_dev(struct pat_dev *pd, struct pat_dev *t)
 	return ret;
 }
 
+/*
+ * Run the device_pm_wait_for_dev() calls of @pd's callback @cb.  When the
+ * call returns 0 for an async @pd (which always waits, whatever pm_async
+ * says), the device waited for must have finished this phase, as a parent
+ * or supplier must on the resume side and a child or consumer on the
+ * suspend side, if the wait goes with the PM core's list: on the suspend
+ * side for a device created after @pd, on the resume side for one created
+ * before.  A wait against the list gives no order (the PM core may not
+ * have re-armed the completion of that device yet) and with pm_async=0
+ * never returns.  Prepare and complete have no such order.  A wait with
+ * ``+FROM`` is not made before the FROM-th transition of @pd, one with
+ * ``@PERCENT`` only with that chance.
+ */
 static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 {
 	const struct pat_cb_desc *desc = &pat_cbs[cb];
