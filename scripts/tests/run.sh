@@ -610,18 +610,29 @@ ok $? "deps: a first build on a disk with 1 GB free fails with the numbers"
 # ---------------------------------------------------------------------------
 # make diff's comparison (diff-compare.sh) on synthetic guest logs of
 # diff.sh: a seed per line of SPEC, "SEED STATUS MEDIAN_NS VIOL BAD"
-# (STATUS done or hung: the boot died in it).
+# (STATUS done or hung: the boot died in it; MEDIAN_NS may be a list
+# T1,T2,...: one full cycle each).
 diff_log()
 {
-	local seed st med viol bad
+	local seed st med viol bad n c t plan
 
 	while read -r seed st med viol bad; do
-		echo "# [diff] diff: seed=$seed ndev=12 scale=10% cycles=2 mode=hazards topo=abc$seed"
-		echo "# [diff] plan seed=$seed: 1:freeze/platform/async=1 2:disk/devices/async=1/fail=g1:suspend"
-		echo "@@DIFF-CYCLE seed=$seed cycle=1 rc=0 expect=ok outcome=ok viol=$viol full=1 dev_ns=$med"
+		# MED: one time, or a comma-separated list of them, one full
+		# pm_async=1 cycle each, before the failure cycle.
+		n=0 plan=""
+		for t in ${med//,/ }; do
+			n=$((n + 1)) plan="$plan$n:freeze/platform/async=1 "
+		done
+		echo "# [diff] diff: seed=$seed ndev=12 scale=10% cycles=$((n + 1)) mode=hazards topo=abc$seed"
+		echo "# [diff] plan seed=$seed: $plan$((n + 1)):disk/devices/async=1/fail=g1:suspend"
+		c=0
+		for t in ${med//,/ }; do
+			c=$((c + 1))
+			echo "@@DIFF-CYCLE seed=$seed cycle=$c rc=0 expect=ok outcome=ok viol=$([ $c = 1 ] && echo "$viol" || echo 0) full=1 dev_ns=$t"
+		done
 		[ "$st" = done ] || continue
-		echo "@@DIFF-CYCLE seed=$seed cycle=2 rc=1 expect=fail outcome=$([ "$bad" = 0 ] && echo ok || echo bad) viol=0 full=0 dev_ns=$((med / 10))"
-		echo "@@DIFF-SEED seed=$seed ndev=12 topo=abc$seed full=1 median_ns=$med viol=$viol bad=$bad"
+		echo "@@DIFF-CYCLE seed=$seed cycle=$((c + 1)) rc=1 expect=fail outcome=$([ "$bad" = 0 ] && echo ok || echo bad) viol=0 full=0 dev_ns=$((${med%%,*} / 10))"
+		echo "@@DIFF-SEED seed=$seed ndev=12 topo=abc$seed full=$n median_ns=${med%%,*} viol=$viol bad=$bad"
 		echo "@@SEED-DONE $seed"
 	done
 }
@@ -983,23 +994,53 @@ ok $? "drivers-table: the drivers profile's files back from the guest, both kern
 
 # make check with both kernels compares their diff streams on the host
 # ("diff/compare"): a seed 2.5x slower on patched fails it (make check's
-# bound is 2x, DIFF_CHECK_RATIO).
-mkdir -p "$T/fdiff"
-for k in stock patched; do
-	case $k in
-	stock) spec=$stock_ok ;;
-	patched) spec=$'1 done 20000000 0 0\n2 done 75000000 0 0\n3 done 1000000 0 0' ;;
-	esac
-	{
-		echo "1..3"
-		echo "$spec" | diff_log
-		printf 'ok 1 diff: seed=1\nok 2 diff: seed=2\nok 3 diff: seed=3\n'
-	} >"$T/fdiff/$k.diff"
-done
+# bound is 2x, DIFF_CHECK_RATIO, over 3 paired cycles or more,
+# DIFF_CHECK_MIN_PAIRS).
+# fdiff NAME STOCK_SPEC PATCHED_SPEC: both kernels' diff streams in
+# $T/NAME, for FAKE_DIFF_DIR.
+fdiff()
+{
+	local k spec
+
+	mkdir -p "$T/$1"
+	for k in stock patched; do
+		case $k in
+		stock) spec=$2 ;;
+		patched) spec=$3 ;;
+		esac
+		{
+			echo "1..3"
+			echo "$spec" | diff_log
+			printf 'ok 1 diff: seed=1\nok 2 diff: seed=2\nok 3 diff: seed=3\n'
+		} >"$T/$1/$k.diff"
+	done
+}
+fstock=$'1 done 20000000,20000000,20000000 0 0\n2 done 30000000,30000000,30000000 0 0\n3 done 1000000 0 0'
+fdiff fdiff "$fstock" $'1 done 20000000,20000000,20000000 0 0\n2 done 75000000,75000000,75000000 0 0\n3 done 1000000 0 0'
 fake_check diffslow CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff"
 check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 30.00 ms, patched 75.00 ms \(2.50x per cycle\); aborts \(injected failures, not in the time rule\): 1, stock 3.00 ms, patched 7.50 ms \(2.50x per cycle\): patched slower' &&
 	grep -q 'ok   stock/diff ' "$T/log" && grep -q 'ok   patched/diff ' "$T/log"
 ok $? "make check: both kernels' diff streams compared on the host; patched 2.5x slower fails diff/compare"
+
+# One stalled cycle of a seed (a link deleted at the wrong moment under
+# TCG: 3.4x on either kernel) does not fail make check: over 2 paired
+# cycles (their median is their mean, 2.2x) the seed is not compared, as
+# seed 20 in CI on 2026-12-06 (stock had lost its third cycle to a
+# violation); over 3 the median is the cycle of the others.  Two stalls
+# of 3 fail it.
+fdiff fdiff2 $'1 done 20000000,20000000 0 0\n2 done 30000000,30000000 0 0\n3 done 1000000 0 0' \
+	$'1 done 20000000,20000000 0 0\n2 done 102000000,30000000 0 0\n3 done 1000000 0 0'
+fake_check diffstall2 CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff2"
+[ "$(cat "$T/rc")" = 0 ] && grep -q 'ok   diff/compare ' "$T/log" &&
+	grep -q 'only 2 pm_async=1 cycles full on both kernels, fewer than 3 (2 / 2 full): time not compared' "$T/diffstall2/out/check/diff.log"
+r2=$?
+fdiff fdiff3 "$fstock" $'1 done 20000000,20000000,20000000 0 0\n2 done 102000000,30000000,30000000 0 0\n3 done 1000000 0 0'
+fake_check diffstall3 CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff3"
+[ $r2 = 0 ] && [ "$(cat "$T/rc")" = 0 ] && grep -q 'ok   diff/compare ' "$T/log" &&
+	fdiff fdiff3b "$fstock" $'1 done 20000000,20000000,20000000 0 0\n2 done 102000000,66000000,30000000 0 0\n3 done 1000000 0 0' &&
+	fake_check diffstall3b CHECK_KERNELS="patched stock" FAKE_DIFF_DIR="$T/fdiff3b" &&
+	check_failed 'not ok: diff/compare: not ok 2 diff: seed=2 ndev=12: stock 30.00 ms, patched 66.00 ms \(2.20x per cycle\)'
+ok $? "make check: one stalled cycle of a seed does not fail diff/compare (2 pairs: not compared; 3: the median), two of 3 do"
 
 # each_kernel (common.sh), as campaign.sh and drivers-soak.sh run their
 # kernels: side by side, both started before either ends, and every one
