@@ -2493,11 +2493,12 @@ static const struct file_operations pat_fail_fops = {
  * @del_start: ktime_get() before the device's links were deleted.
  * @del_end: ktime_get() after device_del() returned.
  * @add_end: ktime_get() after device_add() of @newpd returned.
- * @add_result: What device_add() returned for @newpd, or device_move() or
- *	device_link_add() (0 or -EINVAL) for the other operations.
+ * @add_result: What device_add() returned for @newpd, or device_move(),
+ *	device_link_add() (0 or -EINVAL) or device_pm_wait_for_dev() for the
+ *	other operations.
  * @op: What the thread does to @name (&enum pat_churn_op).
- * @other: The new parent (``move=``) or the supplier (``link=``,
- *	``unlink=``).
+ * @other: The new parent (``move=``), the supplier (``link=``,
+ *	``unlink=``) or the device waited for (``wait=``).
  * @otherpd: The device named by @other, resolved when the transition
  *	starts.
  * @lk: The link to add (allocated, not yet added) or to delete.
@@ -2537,12 +2538,16 @@ struct pat_churn {
 	int add_result;
 };
 
-/* What churn does: remove (and add), move, add a link, delete a link. */
+/*
+ * What churn does: remove (and add), move, add a link, delete a link, wait
+ * for a device.
+ */
 enum pat_churn_op {
 	PAT_CHURN_DEL,
 	PAT_CHURN_MOVE,
 	PAT_CHURN_LINK,
 	PAT_CHURN_UNLINK,
+	PAT_CHURN_WAIT,
 };
 
 static const char * const pat_churn_ops[] = {
@@ -2550,6 +2555,7 @@ static const char * const pat_churn_ops[] = {
 	[PAT_CHURN_MOVE]	= "move",
 	[PAT_CHURN_LINK]	= "link",
 	[PAT_CHURN_UNLINK]	= "unlink",
+	[PAT_CHURN_WAIT]	= "wait",
 };
 
 /* The device_move() orders of move=P[:ORDER], by &pat_churn.order. */
@@ -2576,9 +2582,11 @@ static void pat_churn_fire(struct pat_dev *pd, enum pat_cb cb)
 }
 
 /*
- * Move, link or unlink for the churn thread.  The checks skip the moved
- * device's parent relations and the deleted link; the link added is not
- * in the lab's lists before settling, so no check looks at it.
+ * Move, link, unlink or wait for the churn thread.  The checks skip the
+ * moved device's parent relations and the deleted link; the link added is
+ * not in the lab's lists before settling, so no check looks at it.  A wait
+ * changes nothing: it is device_pm_wait_for_dev() called by a thread that
+ * is not the PM core's, as a driver's own thread may call it.
  */
 static void pat_churn_change(struct pat_churn *c, struct pat_dev *pd)
 {
@@ -2602,6 +2610,9 @@ static void pat_churn_change(struct pat_churn *c, struct pat_dev *pd)
 		/* The mark is visible before the PM core can see the removal. */
 		smp_mb();
 		device_link_del(c->lk->link);
+		break;
+	case PAT_CHURN_WAIT:
+		c->add_result = pat_wait_for_dev(pd, c->otherpd);
 		break;
 	}
 }
@@ -2696,10 +2707,11 @@ static struct pat_link *pat_find_link(struct pat_dev *consumer,
 }
 
 /*
- * Check move=, link= and unlink= against the current devices: the other
- * device exists and was created before @victim (so parents and suppliers
- * stay older than their children and consumers), a supplier takes part in
- * PM, a new link is new and a link to delete is a stateless one.
+ * Check move=, link=, unlink= and wait= against the current devices: the
+ * other device exists and was created before @victim (so parents and
+ * suppliers stay older than their children and consumers), a supplier or a
+ * device to wait for takes part in PM, a new link is new and a link to
+ * delete is a stateless one.
  */
 static int pat_churn_resolve_op(struct pat_dev *victim, struct pat_dev **other)
 {
@@ -2717,6 +2729,8 @@ static int pat_churn_resolve_op(struct pat_dev *victim, struct pat_dev **other)
 		if (device_pm_not_required(&(*other)->dev))
 			return -EINVAL;
 		return lk ? -EEXIST : 0;
+	case PAT_CHURN_WAIT:
+		return device_pm_not_required(&(*other)->dev) ? -EINVAL : 0;
 	case PAT_CHURN_UNLINK:
 		return lk && lk->kind == PAT_LINK_STATELESS ? 0 : -ENOENT;
 	}
@@ -2726,7 +2740,7 @@ static int pat_churn_resolve_op(struct pat_dev *victim, struct pat_dev **other)
 /*
  * Check the armed churn against the current devices.  Return 0 and set
  * *@victim and *@parent (the new device's parent, or the other device of
- * move=, link= and unlink=), or a negative error code.
+ * move=, link=, unlink= and wait=), or a negative error code.
  */
 static int pat_churn_resolve(struct pat_dev **victim, struct pat_dev **parent)
 {
@@ -2839,7 +2853,10 @@ static void pat_churn_start(void)
 	c->error = ret;
 }
 
-/* Settle move=, link= and unlink= (see pat_churn_settle()). */
+/*
+ * Settle move=, link= and unlink= (see pat_churn_settle()); wait= leaves
+ * nothing to settle.
+ */
 static void pat_churn_settle_op(struct pat_churn *c, struct pat_dev *pd)
 {
 	struct pat_link *lk = c->lk;

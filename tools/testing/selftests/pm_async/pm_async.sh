@@ -1684,7 +1684,7 @@ busy_overlap()
 	}' "$TMP/report"
 }
 
-NR_CONTRACT=23
+NR_CONTRACT=24
 test_contract()
 {
 	set_pm_async 1
@@ -1919,6 +1919,25 @@ test_contract()
 	fi
 	failslab_result $err "contract: a device run in place because its kick"\
 " cannot be queued does not run what it starts"
+
+	# A driver's own thread, not a callback, waits for d with
+	# device_pm_wait_for_dev() (the churn thread's wait=, 50 ms into the
+	# suspend of d's child c, once the phase is set up) and the kick
+	# cannot be queued (failslab on that thread): d runs in that thread.
+	# The phase must not end before d is done, or the next one sets d up
+	# again and starts late callbacks beside its suspend (mainline: the
+	# thread only waits).
+	topo_from "d suspend=200000\nc parent=d suspend=100000\nw\n"
+	err=1
+	if load "$TMP/in.topo" && failslab_arm &&
+	   echo "50000@c:suspend w wait=d" >$LAB/churn; then
+		err=0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			churn_done && check_state || err=1
+		echo none >$LAB/churn
+	fi
+	failslab_result $err "contract: a device run in place by a thread"\
+" outside the PM core ends before its phase does"
 
 	# device_move() with an order puts a device behind the walk: n is
 	# moved under p during the sync z's suspend, with p placed before n
