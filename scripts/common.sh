@@ -83,7 +83,7 @@ localversion()
 # The groups of the kselftest's cases (and of the churn's) that fail on
 # the stock kernel, mainline 7.3 with the lab: the series' fixes it lacks
 # (make check's and series-check's stock boots; scripts/guest/check.sh).
-STOCK_XFAIL="no_pm add_during move_order dc_link link_during link_del skip_resume_abort move_during no_pm_below"
+STOCK_XFAIL="no_pm add_during move_order dc_link link_during link_del skip_resume_abort move_during no_pm_below no_pm_late"
 
 # Source, object directory and image of kernel $1 (stock|patched) in
 # flavour $2 (test|bench).

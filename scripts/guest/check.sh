@@ -84,7 +84,7 @@ kunit()
 HANG_GROUPS="move_during"
 # The groups the kselftest has (PM_ASYNC_XFAIL names others too, for the
 # reliability streams: add_during).
-KSFT_GROUPS="no_pm move_order dc_link link_during link_del skip_resume_abort move_during no_pm_below"
+KSFT_GROUPS="no_pm move_order dc_link link_during link_del skip_resume_abort move_during no_pm_below no_pm_late"
 
 kselftest_xfail()
 {

@@ -369,6 +369,8 @@ struct pat_rec {
  * @may_skip_resume: The driver sets DPM_FLAG_MAY_SKIP_RESUME; the callbacks
  *	come from the driver, so the PM core may skip the noirq and early
  *	resume ones.
+ * @pm_late: Marked with device_set_pm_not_required() after device_add()
+ *	(``pm=late``): on the PM core's list all the same.
  * @jitter_us: Up to this many microseconds, drawn anew for every callback,
  *	are added to each callback time.
  * @seq: Creation number, from 1: the PM core's list is in creation order.
@@ -410,6 +412,7 @@ struct pat_dev {
 	bool direct_complete;
 	bool smart_suspend;
 	bool may_skip_resume;
+	bool pm_late;
 	u32 jitter_us;
 	u64 seq;
 	unsigned int nr_waits;
@@ -471,6 +474,7 @@ struct pat_violation {
  * @fail: Armed failure, as &pat_dev.fail.
  * @async: Initial async flag.
  * @no_pm: The device takes no part in system sleep (``pm=0``).
+ * @pm_late: As &pat_dev.pm_late.
  * @managed: @nr_managed NUL-separated names of managed suppliers, or NULL.
  * @nr_managed: Number of names in @managed.
  * @sync_consumers: @nr_sync_consumers NUL-separated names of the consumers
@@ -500,6 +504,7 @@ struct pat_entry {
 	int fail;
 	bool async;
 	bool no_pm;
+	bool pm_late;
 	const char *managed;
 	unsigned int nr_managed;
 	const char *sync_consumers;
@@ -615,6 +620,26 @@ static bool pat_suspend_done(struct pat_dev *c, unsigned int level)
 }
 
 /*
+ * Does @pd take no part in PM (``pm=0``)?  A device marked after it was
+ * added (``pm=late``) is on the PM core's list and ordered as any other.
+ */
+static bool pat_no_pm(struct pat_dev *pd)
+{
+	return device_pm_not_required(&pd->dev) && !pd->pm_late;
+}
+
+/*
+ * Before device_del() of a ``pm=late`` device: device_pm_remove() returns
+ * early for a device marked no-PM, which would leave one marked after
+ * device_add() on the PM core's list once it is freed.  Clear the mark.
+ */
+static void pat_pm_unmark(struct pat_dev *pd)
+{
+	if (pd->pm_late)
+		pd->dev.power.no_pm = false;
+}
+
+/*
  * The children of a device that takes no part in PM (pm=0), and theirs if
  * they take no part either, must have finished @level before @pd's
  * callback @name starts: nothing in the PM core runs for the device in
@@ -635,7 +660,7 @@ static void pat_check_below(struct pat_dev *pd, const char *name,
 		/* Pairs with smp_store_release() in pat_churn_change(). */
 		if (smp_load_acquire(&g->moved))
 			continue;
-		if (device_pm_not_required(&g->dev)) {
+		if (pat_no_pm(g)) {
 			pat_check_below(pd, name, what, g, level);
 			continue;
 		}
@@ -676,7 +701,7 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 		/* Pairs with smp_store_release() in pat_churn_change(). */
 		if (smp_load_acquire(&c->moved))
 			continue;
-		if (device_pm_not_required(&c->dev)) {
+		if (pat_no_pm(c)) {
 			pat_check_below(pd, desc->name, "child", c, level);
 			continue;
 		}
@@ -692,7 +717,7 @@ static void pat_check_suspend(struct pat_dev *pd, enum pat_cb cb, u32 state)
 		if (smp_load_acquire(&lk->gone) || !lk->waited)
 			continue;
 		c = lk->consumer;
-		if (device_pm_not_required(&c->dev)) {
+		if (pat_no_pm(c)) {
 			pat_check_below(pd, desc->name, "consumer", c, level);
 			continue;
 		}
@@ -735,7 +760,7 @@ static void pat_check_resume(struct pat_dev *pd, enum pat_cb cb, u32 state)
 	 */
 	moved = smp_load_acquire(&pd->moved);
 	s = pd->parent;
-	while (s && device_pm_not_required(&s->dev)) {
+	while (s && pat_no_pm(s)) {
 		/* Pairs with smp_store_release() in pat_churn_change(). */
 		moved |= smp_load_acquire(&s->moved);
 		s = s->parent;
@@ -947,7 +972,7 @@ static void pat_do_waits(struct pat_dev *pd, enum pat_cb cb)
 		in_order = desc->kind == PAT_KIND_SUSPEND ? t->seq > pd->seq :
 			   t->seq < pd->seq;
 		if (ret || pd->sync || !desc->level || !in_order ||
-		    device_pm_not_required(&t->dev))
+		    pat_no_pm(t))
 			continue;
 		/* Pairs with smp_store_release() in pat_churn_fn(). */
 		if (smp_load_acquire(&t->gone))
@@ -1300,7 +1325,7 @@ static bool pat_known_no_pm(const char *name)
 	if (e)
 		return e->no_pm;
 	pd = pat_find(name);
-	return pd && device_pm_not_required(&pd->dev);
+	return pd && pat_no_pm(pd);
 }
 
 /* Is @name a device (or an earlier device of this write) with a driver? */
@@ -1415,6 +1440,7 @@ static void pat_remove_from(unsigned int ndevs, unsigned int nlinks)
 		hash_del(&pd->hnode);
 		if (pd->parent)
 			list_del(&pd->sibling);
+		pat_pm_unmark(pd);
 		device_unregister(&pd->dev);
 	}
 	/* The managed links deleted with their devices, as above. */
@@ -1447,6 +1473,7 @@ static struct pat_dev *pat_alloc(const struct pat_entry *e,
 	pd->direct_complete = e->direct_complete;
 	pd->smart_suspend = e->smart_suspend;
 	pd->may_skip_resume = e->may_skip_resume;
+	pd->pm_late = e->pm_late;
 	pd->jitter_us = e->jitter_us;
 	atomic_set(&pd->running, 0);
 
@@ -1502,6 +1529,9 @@ static int pat_create(const struct pat_entry *e)
 		return ret;
 	}
 	pat_track(pd);
+	/* As some drivers do in their probe: the device stays on the list. */
+	if (pd->pm_late)
+		device_set_pm_not_required(&pd->dev);
 	/*
 	 * Runtime PM status is "suspended" from device_initialize() on; the
 	 * PM core only uses direct_complete and smart suspend with runtime
@@ -1918,8 +1948,12 @@ static int pat_parse_line(char *line, unsigned int lineno, struct pat_entry *e)
 			e->async = v;
 			break;
 		case PAT_KEY_PM:
+			if (!strcmp(val, "late")) {
+				e->pm_late = true;
+				break;
+			}
 			if (kstrtouint(val, 10, &v) || v > 1) {
-				pr_err("line %u: bad number pm=%.40s (0 or 1)\n",
+				pr_err("line %u: bad pm=%.40s (0, 1 or late)\n",
 				       lineno, val);
 				return -EINVAL;
 			}
@@ -2257,8 +2291,10 @@ static int pat_topology_show(struct seq_file *m, void *v)
 	fail = READ_ONCE(pd->fail);
 	if (fail)
 		seq_printf(m, " fail=%s", pat_cbs[fail - 1].name);
-	if (device_pm_not_required(&pd->dev))
+	if (pat_no_pm(pd))
 		seq_puts(m, " pm=0");
+	if (pd->pm_late)
+		seq_puts(m, " pm=late");
 	if (pd->bind != bind_driver)
 		seq_printf(m, " driver=%d", pd->bind);
 	pat_show_links(m, pd, PAT_LINK_MANAGED);
@@ -2669,6 +2705,7 @@ static int pat_churn_fn(void *data)
 		if (lk->kind == PAT_LINK_STATELESS)
 			device_link_del(lk->link);
 	/* The reference of device_initialize() is dropped when settling. */
+	pat_pm_unmark(pd);
 	device_del(&pd->dev);
 	c->del_end = ktime_get_ns();
 

@@ -213,9 +213,10 @@ static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
 		return 0;
 	}
 	if (!strcmp(key, "pm")) {
-		if (strcmp(val, "0") && strcmp(val, "1"))
+		/* late: marked no-PM after it was added, on the PM core's list */
+		if (strcmp(val, "0") && strcmp(val, "1") && strcmp(val, "late"))
 			return perr(p, p->line, "bad pm value '%s'", val);
-		d->no_pm = val[0] == '0';
+		d->no_pm = !strcmp(val, "0");
 		return 0;
 	}
 	if (!strcmp(key, "suppliers"))
@@ -234,7 +235,7 @@ static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
 	return perr(p, p->line, "unknown topology key '%s'", key);
 }
 
-/* NAME [parent=P] [async=0|1] [suspend=US] ... [suppliers=A,B] [fail=X] [pm=0|1] */
+/* NAME [parent=P] [async=0|1] [suspend=US] ... [suppliers=A,B] [fail=X] [pm=0|1|late] */
 static int parse_topology(struct parser *p, char *line)
 {
 	struct cycle *c = p->cur;

@@ -53,7 +53,7 @@
 #     device during suspend hands to its new parent.  The name of each
 #     case of a fix starts with its group ("[dc_link] ...": move_order,
 #     dc_link, link_during, link_del, skip_resume_abort, move_during,
-#     no_pm_below; "[no_pm]" in 3b): on a
+#     no_pm_below, no_pm_late in 3f; "[no_pm]" in 3b): on a
 #     kernel without the fix, such as mainline 7.3, the cases of its group
 #     fail (move_during deadlocks: PM_ASYNC_SKIP=move_during skips it).
 #  3f. the contract: where mainline 7.3 finishes, so must the engine:
@@ -1684,7 +1684,7 @@ busy_overlap()
 	}' "$TMP/report"
 }
 
-NR_CONTRACT=24
+NR_CONTRACT=26
 test_contract()
 {
 	set_pm_async 1
@@ -1938,6 +1938,40 @@ test_contract()
 	fi
 	failslab_result $err "contract: a device run in place by a thread"\
 " outside the PM core ends before its phase does"
+
+	# Some drivers mark a device with device_set_pm_not_required() in
+	# their probe, once it is on the PM core's list (the regulator core
+	# its class device, xe an upstream bridge with no driver): the device
+	# stays on the list and is resumed as any other (pm=late).  The sync
+	# x is one, with the async child c; the walk is busy with the slow
+	# sync w when b, their parent, is done.  c must resume after x, as
+	# mainline resumes it (the walk reaches c after it has run x), not
+	# when b is done, as if x took no part in PM.
+	topo_from "b resume=1000\nw async=0 resume=100000\n"\
+"x parent=b pm=late async=0 resume=1000\nc parent=x resume=1000\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			check_state || err=1
+	fi
+	fix_result none $err "contract: a child of a sync device marked no-PM"\
+" after it was added resumes after it"
+
+	# The same with the async x and a slow unrelated root s: x must start
+	# when b is done, not when the phase ends, and c must resume after x
+	# (mainline starts x when b is done, but waits for no device marked
+	# no-PM, so c resumes beside x, and b suspends late beside x).
+	topo_from "b resume=1000\ns resume=200000\n"\
+"x parent=b pm=late resume=20000\nc parent=x resume=1000\n"
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			started_by x resume s resume && check_state || err=1
+	fi
+	fix_result no_pm_late $err "contract: an async device marked no-PM"\
+" after it was added starts with its parent, its child after it"
 
 	# device_move() with an order puts a device behind the walk: n is
 	# moved under p during the sync z's suspend, with p placed before n

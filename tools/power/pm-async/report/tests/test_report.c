@@ -459,6 +459,30 @@ static int t_no_pm(void)
 	return ok;
 }
 
+/*
+ * The lab's pm=late (marked no-PM after it was added): on the PM core's
+ * list, its callbacks run, so it is a device as any other.
+ */
+static int t_pm_late(void)
+{
+	static const char text[] = HDR("async")
+		"--- topology\na\nb parent=a pm=late\n"
+		"--- report\n"
+		"b suspend 0 2000000 0 worker 0\n"
+		"a suspend 2000000 3000000 1 worker 0\n"
+		"violations 0\n=== end\n";
+	struct input in;
+	struct cycle *c;
+	int ok;
+
+	c = parse_text(&in, text, 256, NULL);
+	CHECK(c);
+	ok = c->ndev == 2 && !c->dev[1].no_pm && NEAR(c->cp_ns[0], 3 * MS) &&
+	     chain_is(c, 0, "b a");
+	input_free(&in);
+	return ok;
+}
+
 /* Children 4, 7, 5 ms in parallel, then p 2 ms: CP 9 ms via y. */
 static int t_parallel_children(void)
 {
@@ -1384,6 +1408,7 @@ static const struct {
 	{ "chain of 3: critical path and bound", t_chain3 },
 	{ "parent with 3 children in parallel", t_parallel_children },
 	{ "pm=0 device: no callbacks, not missing, no edges", t_no_pm },
+	{ "pm=late device: a device as any other, in the critical path", t_pm_late },
 	{ "supplier link across subtrees", t_supplier_link },
 	{ "sync-order edges change the critical path", t_sync_order },
 	{ "LIMIT: 6 equal callbacks, limit 2 vs 256", t_limit },
