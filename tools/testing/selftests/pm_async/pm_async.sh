@@ -1684,6 +1684,24 @@ busy_overlap()
 	}' "$TMP/report"
 }
 
+# cycle_case GROUP DESC [CHECK...]: load $TMP/in.topo and run one freeze
+# transition that must succeed, every device in every phase with no
+# violation, then CHECK (a command and its arguments) if given, and the
+# state as before; the case's result in GROUP (see fix_result()).
+cycle_case()
+{
+	group=$1
+	desc=$2
+	shift 2
+	err=1
+	if load "$TMP/in.topo"; then
+		err=0
+		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
+			{ [ $# = 0 ] || "$@"; } && check_state || err=1
+	fi
+	fix_result "$group" $err "$desc"
+}
+
 NR_CONTRACT=26
 test_contract()
 {
@@ -1949,14 +1967,8 @@ test_contract()
 	# when b is done, as if x took no part in PM.
 	topo_from "b resume=1000\nw async=0 resume=100000\n"\
 "x parent=b pm=late async=0 resume=1000\nc parent=x resume=1000\n"
-	err=1
-	if load "$TMP/in.topo"; then
-		err=0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-			check_state || err=1
-	fi
-	fix_result none $err "contract: a child of a sync device marked no-PM"\
-" after it was added resumes after it"
+	cycle_case none "contract: a child of a sync device marked no-PM after"\
+" it was added resumes after it"
 
 	# The same with the async x and a slow unrelated root s: x must start
 	# when b is done, not when the phase ends, and c must resume after x
@@ -1964,14 +1976,9 @@ test_contract()
 	# no-PM, so c resumes beside x, and b suspends late beside x).
 	topo_from "b resume=1000\ns resume=200000\n"\
 "x parent=b pm=late resume=20000\nc parent=x resume=1000\n"
-	err=1
-	if load "$TMP/in.topo"; then
-		err=0
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-			started_by x resume s resume && check_state || err=1
-	fi
-	fix_result no_pm_late $err "contract: an async device marked no-PM"\
-" after it was added starts with its parent, its child after it"
+	cycle_case no_pm_late "contract: an async device marked no-PM after it"\
+" was added starts with its parent, its child after it" \
+		started_by x resume s resume
 
 	# device_move() with an order puts a device behind the walk: n is
 	# moved under p during the sync z's suspend, with p placed before n
