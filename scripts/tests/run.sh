@@ -268,6 +268,25 @@ gcc -O2 -Wall -Wextra -Werror -o "$T/gen" "$H/../tools/testing/selftests/pm_asyn
 	! "$T/gen" profile nosuch >/dev/null 2>&1
 ok $? "pm_async_gen: prints the regular profiles chain, wide and zero; refuses another name"
 
+# hazards-late: the topology of "hazards" for the same seed, some devices
+# that take part in PM marked pm=late, never one with pm=0 or a quiet or
+# shape device; "hazards" and "diff" as before the mode existed (the seeds
+# make check pins depend on it).
+late_ok=0
+for s in 1 2 2001 2004 3 19; do
+	"$T/gen" $s 120 hazards-late >"$T/late" && "$T/gen" $s 120 hazards >"$T/haz" &&
+		head -n 1 "$T/late" | grep -q ' hazards-late$' &&
+		cmp -s <(sed '1d; s/ pm=late//' "$T/late") <(sed 1d "$T/haz") &&
+		! grep -q 'pm=0.*pm=late\|pm=late.*pm=0' "$T/late" || late_ok=1
+	n=$(grep -c ' pm=late' "$T/late")
+	[ "$n" -gt 0 ] && [ "$n" -lt 30 ] || late_ok=1
+done
+# Pinned: the output of these two before hazards-late existed.
+[ "$("$T/gen" 3 40 hazards | md5sum | cut -c1-12)" = 7800cb62918d ] &&
+	[ "$("$T/gen" 19 40 diff | md5sum | cut -c1-12)" = 83b07c2d270f ] || late_ok=1
+[ "$late_ok" = 0 ]
+ok $? "pm_async_gen hazards-late: the topology of hazards with devices marked no-PM after device_add() (pm=late); hazards unchanged"
+
 # The harness, not the selftest, knows which cases fail on stock: a stand-in
 # selftest whose "[GROUP]" cases pass or fail as KS_FAIL says, run by the
 # guest's kselftest stream with PM_ASYNC_XFAIL as on the stock kernel.

@@ -1663,6 +1663,61 @@ failed_cycle()
 		good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state
 }
 
+# failed_in EVENT DEV PHASE: as failed_cycle(), in suspend-to-idle
+# (EVENT freeze) or in hibernation (disk, with pm_test=platform), where
+# DEV's PHASE (a suspend-side name, as fail= takes it) is a freeze one.
+failed_in()
+{
+	[ "$1" = freeze ] && { failed_cycle "$2" "$3"; return; }
+	if cycle disk; then
+		ktap_print_msg "hibernation succeeded despite $2 $3 failing"
+		return 1
+	fi
+	# A failed freeze phase resumes with thaw callbacks (recover), the
+	# last phase with restore ones, as no image was made.
+	check_report "prepare complete" "freeze freeze_late freeze_noirq"\
+" thaw_noirq thaw_early thaw restore_noirq restore_early restore" "$2" \
+		"$(echo "$3" | sed 's/^suspend/freeze/')" && check_state && hib_cycle
+}
+
+# failed_phases EVENT SHAPE: for each suspend-side phase PH, the topology
+# "SHAPE PH" prints (a function) fails in PH at device x in a transition to
+# EVENT (see failed_in()).  Nonzero if one of them does not pass.
+failed_phases()
+{
+	fp_err=0
+	for fp_ph in suspend suspend_late suspend_noirq; do
+		"$2" "$fp_ph" >"$TMP/in.topo"
+		if ! load "$TMP/in.topo" || ! failed_in "$1" x "$fp_ph"; then
+			ktap_print_msg "$1, x failing in $fp_ph"
+			fp_err=1
+		fi
+	done
+	return $fp_err
+}
+
+# kicked_topo PHASE: the async leaf w waits in PHASE for p, which the walk
+# meets after the sync x, whose PHASE fails after 20 ms; p's child c is
+# sync, so the walk, stopped at x, never reaches it.
+kicked_topo()
+{
+	printf 'w wait=%s:p\np\nc parent=p async=0\n' "$1"
+	printf 'x async=0 %s=20000 fail=%s\n' "$1" "$1"
+}
+
+# deferred_topo PHASE: 100 async parents, each with one async child whose
+# PHASE takes 20 ms, and the sync x, met first by the walk, whose PHASE
+# fails at once: every parent is still waiting for its child.
+deferred_topo()
+{
+	i=0
+	while [ $i -lt 100 ]; do
+		i=$((i + 1))
+		printf 'p%d\nc%d parent=p%d %s=20000\n' $i $i $i "$1"
+	done
+	printf 'x async=0 fail=%s\n' "$1"
+}
+
 # busy_overlap PHASE: two callbacks of PHASE in the last report ran side by
 # side for at least half of the shorter one.
 busy_overlap()
@@ -1702,7 +1757,7 @@ cycle_case()
 	fix_result "$group" $err "$desc"
 }
 
-NR_CONTRACT=26
+NR_CONTRACT=30
 test_contract()
 {
 	set_pm_async 1
@@ -1802,6 +1857,32 @@ test_contract()
 	load "$TMP/in.topo" && failed_cycle k2 suspend && err=0
 	result $err "contract: a sync device waits for a device whose child the"\
 " walk has not reached, in a failed suspend"
+
+	# A waiter starts a device (device_pm_wait_for_dev()) whose sync child
+	# the walk never reaches, as it stops at a sync device that fails;
+	# and many async parents left waiting for their children when a
+	# failure ends the walk at once.  In each suspend-side phase, in
+	# suspend-to-idle and in hibernation: the transition fails, every
+	# device comes back, the next one succeeds (mainline completes the
+	# devices the walk did not reach when a phase fails).
+	for ev in freeze disk; do
+		if [ $ev = disk ] && ! { grep -qw disk $PWR/state &&
+		     grep -qw platform $PWR/pm_test; }; then
+			ktap_test_skip "contract: failed $ev: no hibernation with"\
+" pm_test=platform"
+			ktap_test_skip "contract: failed $ev: no hibernation with"\
+" pm_test=platform"
+			continue
+		fi
+		err=0
+		failed_phases $ev kicked_topo || err=1
+		result $err "contract: a waiter starts a device whose sync child"\
+" the walk never reaches, in a failed $ev"
+		err=0
+		failed_phases $ev deferred_topo || err=1
+		result $err "contract: 100 async parents wait for slow children when"\
+" a sync device fails at once, in a failed $ev"
+	done
 
 	# d takes no time and waits for e, created before it, in freeze only:
 	# two suspend-to-idle transitions, then a hibernation one.  What an

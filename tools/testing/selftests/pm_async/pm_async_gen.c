@@ -2,7 +2,7 @@
 /*
  * pm_async_gen - print a random device topology for the pm_async_test lab
  *
- *   pm_async_gen SEED [NDEV [hazards|hazards-dc|diff]]
+ *   pm_async_gen SEED [NDEV [hazards|hazards-dc|hazards-late|diff]]
  *   pm_async_gen profile chain|wide|zero
  *
  * The output is a topology in the format of
@@ -29,6 +29,13 @@
  * clears the supplier's power.direct_complete, so the PM core runs the
  * supplier's late, noirq and resume callbacks although its suspend
  * callback never ran.  "hazards-dc" makes that combination too.
+ * "hazards-late" makes what "hazards" makes, the same topology for the same
+ * SEED, with some of the devices that take part in PM marked no-PM after
+ * they were added (pm=late), as the regulator core marks its class device
+ * and xe an upstream bridge in their probe: the device stays on the PM
+ * core's list and runs its callbacks, and mainline 7.3 no longer waits for
+ * it.  Which devices are marked is a hash of SEED and the device, not a
+ * draw, so that removing " pm=late" gives the output of "hazards".
  *
  * "diff" makes what "hazards" makes and more, for comparing PM cores: waits
  * from sync devices on async devices, among them "quiet" devices (async
@@ -131,12 +138,14 @@ static int parse_uint(const char *s, unsigned long long max,
 
 static void die_usage(void)
 {
-	fprintf(stderr, "usage: pm_async_gen SEED [NDEV [hazards|hazards-dc|diff]]\n"
+	fprintf(stderr, "usage: pm_async_gen SEED [NDEV [hazards|hazards-dc|hazards-late|diff]]\n"
 		"       pm_async_gen profile chain|wide|zero\n"
 		"  print a random pm_async_test topology of NDEV devices (default %d, at most %d);\n"
 		"  with \"hazards\", with drivers, managed, dormant and SYNC_STATE_ONLY links,\n"
 		"  device waits, direct_complete, smart suspend, skipped resume and jitter;\n"
 		"  with \"hazards-dc\", also direct_complete suppliers of unwaited links;\n"
+		"  with \"hazards-late\", the topology of \"hazards\" with devices marked\n"
+		"  no-PM after they were added (pm=late);\n"
 		"  with \"diff\", hazards plus waits from sync devices and against the PM\n"
 		"  core's list, waits from a later transition or by chance, hibernation-only\n"
 		"  waits and times, busy-waiting devices and short async devices around slow\n"
@@ -148,6 +157,8 @@ static void die_usage(void)
 
 /* "diff" mode (see the top of the file); all zero in the other modes. */
 static int diff;
+/* "hazards-late" mode (see the top of the file). */
+static int late;
 /* Per device: async, a quiet or shape device, busy=1, its six times. */
 static unsigned char *is_async, *plain, *busy;
 static unsigned int (*times)[NTIMES];
@@ -165,6 +176,22 @@ static int quiet(unsigned int i)
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
 	return (z ^ (z >> 31)) % 100 < 5;
+}
+
+/*
+ * Is device @i marked no-PM after it was added (hazards-late mode)?  A hash
+ * of the seed and @i, as quiet(), so that the mode draws nothing the
+ * "hazards" mode does not.
+ */
+static int marked_late(unsigned int i)
+{
+	uint64_t z = seed_value ^ (0x9e3779b97f4a7c15ULL * (i + 7));
+
+	if (!late)
+		return 0;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return (z ^ (z >> 31)) % 100 < 8;
 }
 
 /* The first quiet device after @i, or 0 if none. */
@@ -395,6 +422,8 @@ static void print_hazards(unsigned int i, unsigned int ndev,
 
 	if (nopm[i])
 		printf(" pm=0");
+	else if (!plain[i] && marked_late(i))
+		printf(" pm=late");
 	if (bound[i])
 		printf(" driver=1");
 
@@ -587,13 +616,15 @@ int main(int argc, char **argv)
 			hazards = 1;
 		else if (!strcmp(argv[3], "hazards-dc"))
 			hazards = 2;
+		else if (!strcmp(argv[3], "hazards-late"))
+			late = 1;
 		else if (!strcmp(argv[3], "diff"))
 			diff = 1;
 		else
 			die_usage();
 	}
-	/* diff makes everything hazards makes. */
-	if (diff)
+	/* diff and hazards-late make everything hazards makes. */
+	if (diff || late)
 		hazards = 1;
 
 	hubs = calloc(ndev, sizeof(*hubs));
@@ -614,6 +645,7 @@ int main(int argc, char **argv)
 	seed_value = seed;
 	printf("# pm_async_gen seed=%llu ndev=%llu%s\n", seed, ndev,
 	       diff ? " diff" :
+	       late ? " hazards-late" :
 	       hazards ? hazards == 2 ? " hazards-dc" : " hazards" : "");
 
 	for (i = 0; i < ndev; i++) {
