@@ -1718,6 +1718,42 @@ deferred_topo()
 	printf 'x async=0 fail=%s\n' "$1"
 }
 
+# kick_chains suspend|resume [fail]: 64 chains of 32 async devices, each
+# chain's end next to a sync device, and 64 async waiters, each waiting for
+# the far end of a chain; the sync z holds the walk for 10 s.  In suspend,
+# w<i> waits for a<i>_1, a<i>_32 is the parent of the sync s<i>, and z is
+# met first by the walk; in resume, the sync s<i> is the parent of a<i>_1,
+# w<i> waits for a<i>_32, and z comes first in the list.  With "fail",
+# f, a child of a1_32, fails its suspend after 1 s.
+kick_chains()
+{
+	awk -v ph="$1" -v fail="${2:-}" 'BEGIN {
+		W = 64; D = 32
+		if (ph == "suspend") {
+			for (i = 1; i <= W; i++)
+				printf "w%d wait=suspend:a%d_1\n", i, i
+			for (i = 1; i <= W; i++) {
+				printf "a%d_1\n", i
+				for (j = 2; j <= D; j++)
+					printf "a%d_%d parent=a%d_%d\n", i, j, i, j - 1
+				printf "s%d parent=a%d_%d async=0\n", i, i, D
+			}
+			if (fail)
+				print "f parent=a1_32 suspend=1000000 fail=suspend"
+			print "z async=0 suspend=10000000"
+		} else {
+			print "z async=0 resume=10000000"
+			for (i = 1; i <= W; i++) {
+				printf "s%d async=0\na%d_1 parent=s%d\n", i, i, i
+				for (j = 2; j <= D; j++)
+					printf "a%d_%d parent=a%d_%d\n", i, j, i, j - 1
+			}
+			for (i = 1; i <= W; i++)
+				printf "w%d wait=resume:a%d_%d\n", i, i, D
+		}
+	}'
+}
+
 # busy_overlap PHASE: two callbacks of PHASE in the last report ran side by
 # side for at least half of the shorter one.
 busy_overlap()
@@ -1757,7 +1793,7 @@ cycle_case()
 	fix_result "$group" $err "$desc"
 }
 
-NR_CONTRACT=30
+NR_CONTRACT=33
 test_contract()
 {
 	set_pm_async 1
@@ -2183,6 +2219,26 @@ test_contract()
 		ktap_test_skip "contract: async devices that busy-wait run side by"\
 " side: one CPU"
 	fi
+
+	# More devices started by waiters than the workqueue runs at once
+	# (1,024 workers per node by default): each waiter of kick_chains()
+	# starts the far end of its chain, whose worker would start the next
+	# device and wait for it, and so on down every chain while z holds the
+	# walk, 2,112 workers in all, with the chains' near ends queued behind
+	# the workers that wait for them.  Mainline queues no device before
+	# the devices it waits for, and finishes (13 s in QEMU, in suspend).
+	# Every phase must end, also when a device fails meanwhile.
+	kick_chains suspend >"$TMP/in.topo"
+	cycle_case none "contract: waiters start 64 chains of 32 devices, more"\
+" than the workqueue runs at once, in suspend"
+	kick_chains resume >"$TMP/in.topo"
+	cycle_case none "contract: waiters start 64 chains of 32 devices, more"\
+" than the workqueue runs at once, in resume"
+	kick_chains suspend fail >"$TMP/in.topo"
+	err=1
+	load "$TMP/in.topo" && failed_cycle f suspend && err=0
+	result $err "contract: waiters start 64 chains of 32 devices, more"\
+" than the workqueue runs at once, in a failed suspend"
 }
 
 # ---------------------------------------------------------------------------
