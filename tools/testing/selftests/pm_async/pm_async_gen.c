@@ -167,15 +167,21 @@ static unsigned int (*times)[NTIMES];
  * Is device @i quiet (diff mode)?  A hash of the seed and @i rather than a
  * draw, so that a device can wait for a later quiet device.
  */
-static int quiet(unsigned int i)
+/* A number below 100 from the seed and @key (splitmix64's finalizer). */
+static unsigned int seed_hash100(uint64_t key)
 {
-	uint64_t z = seed_value ^ (0xd1b54a32d192ed03ULL * (i + 1));
+	uint64_t z = seed_value ^ key;
 
-	if (!diff || !i)
-		return 0;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (z ^ (z >> 31)) % 100 < 5;
+	return (z ^ (z >> 31)) % 100;
+}
+
+static int quiet(unsigned int i)
+{
+	if (!diff || !i)
+		return 0;
+	return seed_hash100(0xd1b54a32d192ed03ULL * (i + 1)) < 5;
 }
 
 /*
@@ -185,13 +191,9 @@ static int quiet(unsigned int i)
  */
 static int marked_late(unsigned int i)
 {
-	uint64_t z = seed_value ^ (0x9e3779b97f4a7c15ULL * (i + 7));
-
 	if (!late)
 		return 0;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return (z ^ (z >> 31)) % 100 < 8;
+	return seed_hash100(0x9e3779b97f4a7c15ULL * (i + 7)) < 8;
 }
 
 /* The first quiet device after @i, or 0 if none. */
