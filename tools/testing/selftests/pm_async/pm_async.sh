@@ -2179,7 +2179,7 @@ test_contract()
 	# waits for the slow sync s.  The links were never counted: dropping
 	# them anyway started every consumer early, 1,024 workers (the pm_async
 	# workqueue's max_active) slept on p and p's own work never ran (the
-	# series before "Drop the count of a device link once" hung here).
+	# series, before it marked each link it counted, hung here).
 	{
 		printf "s async=0 resume=20000\np suppliers=s\nr driver=0\n"
 		awk 'BEGIN { for (i = 0; i < 1100; i++) printf "c%d parent=p managed=r\n", i }'
