@@ -163,10 +163,6 @@ static int late;
 static unsigned char *is_async, *plain, *busy;
 static unsigned int (*times)[NTIMES];
 
-/*
- * Is device @i quiet (diff mode)?  A hash of the seed and @i rather than a
- * draw, so that a device can wait for a later quiet device.
- */
 /* A number below 100 from the seed and @key (splitmix64's finalizer). */
 static unsigned int seed_hash100(uint64_t key)
 {
@@ -177,6 +173,10 @@ static unsigned int seed_hash100(uint64_t key)
 	return (z ^ (z >> 31)) % 100;
 }
 
+/*
+ * Is device @i quiet (diff mode)?  A hash of the seed and @i rather than a
+ * draw, so that a device can wait for a later quiet device.
+ */
 static int quiet(unsigned int i)
 {
 	if (!diff || !i)
