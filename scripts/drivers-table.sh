@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# drivers-table.sh DIR: the table of make bench's "drivers" profile.  DIR
+# drivers-table.sh DIR [NAME]: the table of make bench's "drivers" profile.  DIR
 # holds one directory a boot, KERNEL-ROUND, each with the results.log of
 # scripts/guest/drvbench.sh (the laptop machine's real drivers, real S3
 # cycles, pm_async=0 and 1 in turn, by pm-async-measure).  Its files are
@@ -23,6 +23,11 @@
 #    the two standard deviations), else "ok".  S3 only: the phases are
 #    named as for suspend.
 #
+# With NAME, NAME's boots (DIR/NAME-ROUND) take patched's place in the
+# table, against stock's: another form of the series measured in the same
+# run (BENCH_KERNELS), seen through DIR/as-NAME, whose links name them
+# patched-ROUND.
+#
 # Exit status: 0 when every kernel and mode has good cycles (summarize
 # exits 0) and no phase is "slower"; 1 otherwise.  DRIVERS_ADVISE: the advisor (default the static
 # one the guests carry).
@@ -30,9 +35,23 @@
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
 
-dir=${1:?usage: drivers-table.sh DIR}
+dir=${1:?usage: drivers-table.sh DIR [NAME]}
+name=${2:-patched}
 adv=${DRIVERS_ADVISE:-$("$TOP/scripts/advise-static.sh")}
 [ -x "$adv" ] || die "no pm-async-advise at $adv"
+
+if [ "$name" != patched ]; then
+	sub=$dir/as-$name
+	rm -rf "$sub"
+	mkdir -p "$sub"
+	for r in "$dir"/stock-[0-9]* "$dir/$name"-[0-9]*; do
+		[ -d "$r" ] || continue
+		b=${r##*/}
+		ln -s "../$b" "$sub/${b/#$name-/patched-}"
+	done
+	echo "$name against stock (\"patched\" in this table is $name)"
+	dir=$sub
+fi
 
 # The files of each boot, back from its results.log.
 for r in "$dir"/*-[0-9]*/results.log; do

@@ -1011,6 +1011,22 @@ DRIVERS_ADVISE=$adv "$H/drivers-table.sh" "$T/drv" >"$T/log" 2>&1 &&
 	grep -q 'no good cycle for stock-async' "$T/log" && grep -q 'summarize exited' "$T/log"
 ok $? "drivers-table: the drivers profile's files back from the guest, both kernels and modes, the advisor beside; slower beyond the spread fails, so does a kernel with no good cycle"
 
+# drivers-table.sh DIR NAME: another kernel of the same run (BENCH_KERNELS)
+# in patched's place: its slow resume fails its table, not patched's.
+for r in 1 2; do
+	drv_boot "$T/drv2" stock $r
+	drv_boot "$T/drv2" patched $r
+	drv_boot "$T/drv2" e-12 $r 's/PM: resume of devices complete after [0-9.]*/PM: resume of devices complete after 45.000/'
+done
+! DRIVERS_ADVISE=$adv "$H/drivers-table.sh" "$T/drv2" e-12 >"$T/log" 2>&1 &&
+	grep -q '^e-12 against stock' "$T/log" && grep -Eq '^resume +.* slower$' "$T/log" &&
+	grep -q 'mean (sd) over 4/4/4/4 cycles' "$T/log" &&
+	[ "$(readlink "$T/drv2/as-e-12/patched-2")" = ../e-12-2 ] &&
+	[ "$(readlink "$T/drv2/as-e-12/stock-1")" = ../stock-1 ] &&
+	DRIVERS_ADVISE=$adv "$H/drivers-table.sh" "$T/drv2" >"$T/log" 2>&1 &&
+	grep -q 'drivers verdict: patched no slower than stock' "$T/log"
+ok $? "drivers-table NAME: another kernel of the run in patched's place, against stock; patched's own table unchanged"
+
 # make check with both kernels compares their diff streams on the host
 # ("diff/compare"): a seed 2.5x slower on patched fails it (make check's
 # bound is 2x, DIFF_CHECK_RATIO, over 3 paired cycles or more,
