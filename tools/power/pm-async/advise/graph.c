@@ -77,7 +77,7 @@ void graph_note(struct graph *g, int line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	DA_GROW(g->notes, g->nnotes, g->capnotes);
+	GROW(g->notes, g->nnotes, g->capnotes);
 	g->notes[g->nnotes].line = line;
 	g->notes[g->nnotes].text = xstrdup(buf);
 	g->nnotes++;
@@ -109,7 +109,7 @@ int graph_add_dev(struct graph *g, const char *name, const char *driver,
 	int i, ph, first;
 	char buf[256], *key;
 
-	DA_GROW(g->d, g->n, g->cap);
+	GROW(g->d, g->n, g->cap);
 	i = g->n++;
 	d = &g->d[i];
 	memset(d, 0, sizeof(*d));
@@ -576,7 +576,7 @@ int graph_resolve(struct graph *g)
 
 		if (p < 0)
 			continue;
-		DA_GROW(g->d[p].children, g->d[p].nchildren,
+		GROW(g->d[p].children, g->d[p].nchildren,
 			g->d[p].capchildren);
 		g->d[p].children[g->d[p].nchildren++] = i;
 	}
@@ -636,12 +636,12 @@ int graph_add_link_flags(struct graph *g, int consumer, int supplier,
 	/* like device_link_add(): refuse if the supplier depends on the consumer */
 	if (waits_for(g, consumer, supplier))
 		return -1;
-	DA_GROW(c->sup, c->nsup, c->capsup);
+	GROW(c->sup, c->nsup, c->capsup);
 	c->supfl = xrealloc(c->supfl, (size_t)c->capsup);
 	c->supfl[c->nsup] = (unsigned char)flags;
 	c->sup[c->nsup++] = supplier;
 	s = &g->d[supplier];
-	DA_GROW(s->con, s->ncon, s->capcon);
+	GROW(s->con, s->ncon, s->capcon);
 	s->confl = xrealloc(s->confl, (size_t)s->capcon);
 	s->confl[s->ncon] = (unsigned char)flags;
 	s->con[s->ncon++] = consumer;

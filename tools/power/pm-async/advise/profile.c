@@ -257,7 +257,7 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 			g->has_phase[ph] = 1;
 		}
 		if (sup) {
-			DA_GROW(supl, nsupl, capsupl);
+			GROW(supl, nsupl, capsupl);
 			if (capline < capsupl) {
 				supline = xrealloc(supline, sizeof(int) * (size_t)capsupl);
 				capline = capsupl;

@@ -118,7 +118,7 @@ static void eh_push(struct eheap *h, double t, double k2, int node)
 {
 	int i;
 
-	DA_GROW(h->e, h->n, h->cap);
+	GROW(h->e, h->n, h->cap);
 	i = h->n++;
 	h->e[i].t = t;
 	h->e[i].k2 = k2;

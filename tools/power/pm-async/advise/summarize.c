@@ -50,7 +50,7 @@ static void add_err(struct label *L, const char *log, int cycle, int line,
 {
 	struct serr *e;
 
-	DA_GROW(L->err, L->nerr, L->caperr);
+	GROW(L->err, L->nerr, L->caperr);
 	e = &L->err[L->nerr++];
 	e->log = xstrdup(log);
 	e->cycle = cycle;
@@ -144,7 +144,7 @@ static void do_cycle(struct label *L, const struct pmlog *log, int c,
 		L->failed++;
 		return;
 	}
-	DA_GROW(L->v[0], L->n, L->capn);
+	GROW(L->v[0], L->n, L->capn);
 	for (i = 1; i < NCOL; i++)
 		L->v[i] = xrealloc(L->v[i], sizeof(double) * (size_t)L->capn);
 	L->v[0][L->n] = obs[0] + obs[1] + obs[2];
@@ -176,13 +176,13 @@ static void do_cycle(struct label *L, const struct pmlog *log, int c,
 				bph[side] = ph;
 			}
 		}
-		DA_GROW(L->bound[0], L->nb, L->capb);
+		GROW(L->bound[0], L->nb, L->capb);
 		L->bound[1] = xrealloc(L->bound[1], sizeof(double) * (size_t)L->capb);
 		L->bound[0][L->nb] = b[0];
 		L->bound[1][L->nb] = b[1];
 		L->nb++;
 		for (side = 0; side < 2; side++) {
-			DA_GROW(L->cp[side], L->ncp[side], L->capcp[side]);
+			GROW(L->cp[side], L->ncp[side], L->capcp[side]);
 			L->cp[side][L->ncp[side]++] =
 				chain_key(&g, &cp[bph[side]], bph[side]);
 		}
@@ -433,7 +433,7 @@ int summarize_main(int argc, char **argv)
 					    optarg);
 			break;
 		case 'l':
-			DA_GROW(L, nl, capl);
+			GROW(L, nl, capl);
 			memset(&L[nl], 0, sizeof(L[nl]));
 			L[nl].name = xstrdup(optarg);
 			nl++;
@@ -447,7 +447,7 @@ int summarize_main(int argc, char **argv)
 		case 1:
 			if (!nl)
 				usage_error("summarize: LOG %s before any --label", optarg);
-			DA_GROW(L[nl - 1].logs, L[nl - 1].nlogs, L[nl - 1].caplogs);
+			GROW(L[nl - 1].logs, L[nl - 1].nlogs, L[nl - 1].caplogs);
 			L[nl - 1].logs[L[nl - 1].nlogs++] = optarg;
 			break;
 		case ':':

@@ -222,7 +222,7 @@ struct pstate {
 static void add_problem(struct pmlog *log, int line, const char *kind,
 			const char *dev)
 {
-	DA_GROW(log->prob, log->nprob, log->capprob);
+	GROW(log->prob, log->nprob, log->capprob);
 	log->prob[log->nprob].line = line;
 	log->prob[log->nprob].kind = kind;
 	log->prob[log->nprob].dev = dev ? xstrdup(dev) : NULL;
@@ -233,7 +233,7 @@ static struct cbrec *new_rec(struct pmlog *log)
 {
 	struct cbrec *r;
 
-	DA_GROW(log->cb, log->ncb, log->capcb);
+	GROW(log->cb, log->ncb, log->capcb);
 	r = &log->cb[log->ncb++];
 	memset(r, 0, sizeof(*r));
 	r->pid = -1;
@@ -263,12 +263,12 @@ static void open_add(struct pstate *st, int rec)
 	if (rec >= st->capo) {
 		int cap = st->capo;
 
-		DA_GROW(st->opos, rec, cap);
+		GROW(st->opos, rec, cap);
 		st->onext = xrealloc(st->onext, sizeof(int) * (size_t)cap);
 		st->oprev = xrealloc(st->oprev, sizeof(int) * (size_t)cap);
 		st->capo = cap;
 	}
-	DA_GROW(st->open, st->nopen, st->capopen);
+	GROW(st->open, st->nopen, st->capopen);
 	st->opos[rec] = st->nopen;
 	st->open[st->nopen++] = rec;
 	st->onext[rec] = head;
@@ -446,7 +446,7 @@ static void add_boundary(struct pstate *st, int line, int phase,
 	st->any_boundary = 1;
 	if (phase < 0)
 		return;
-	DA_GROW(log->bd, log->nbd, log->capbd);
+	GROW(log->bd, log->nbd, log->capbd);
 	b = &log->bd[log->nbd++];
 	memset(b, 0, sizeof(*b));
 	b->line = line;
@@ -464,7 +464,7 @@ static void add_failure(struct pmlog *log, int line, const char *dev,
 {
 	struct failure *f;
 
-	DA_GROW(log->fail, log->nfail, log->capfail);
+	GROW(log->fail, log->nfail, log->capfail);
 	f = &log->fail[log->nfail++];
 	f->line = line;
 	f->dev = dev ? xstrdup(dev) : NULL;
@@ -798,7 +798,7 @@ static int line_message(struct pstate *st, int lineno, char *m, double ts)
 		if (as && path_chars_ok(as + 4) && strchr(as + 13, '/') &&
 		    as[strlen(as) - 1] != '/' && !strstr(as, "/../") &&
 		    !strstr(as, "/./") && !strstr(as, "//")) {
-			DA_GROW(log->paths, log->npaths, log->cappaths);
+			GROW(log->paths, log->npaths, log->cappaths);
 			log->paths[log->npaths].path = xstrdup(as + 4);
 			log->paths[log->npaths].line = lineno;
 			log->npaths++;
@@ -1376,7 +1376,7 @@ static int line_ftrace(struct pstate *st, struct fwin *w, int lineno,
 					int cyc = st->cur_cycle;
 
 					close_phase(st, map[i].ph, cyc);
-					DA_GROW(log->bd, log->nbd, log->capbd);
+					GROW(log->bd, log->nbd, log->capbd);
 					b = &log->bd[log->nbd++];
 					memset(b, 0, sizeof(*b));
 					b->line = lineno;

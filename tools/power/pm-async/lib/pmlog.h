@@ -14,9 +14,6 @@
 
 #include "xalloc.h"
 
-/* grow a dynamic array so that arr[n] is valid (lib/xalloc.c) */
-#define DA_GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
-
 /* The six device phases, in the order they run in one cycle. */
 enum {
 	PH_SUSPEND,

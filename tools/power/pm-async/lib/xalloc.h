@@ -23,5 +23,7 @@ char *xstrndup(const char *s, size_t n);
  * *cap doubles (from 16) until it does.
  */
 void xgrow(void **arr, int n, int *cap, size_t size);
+/* xgrow() for a dynamic array arr of any element type */
+#define GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
 
 #endif /* PM_ASYNC_XALLOC_H */

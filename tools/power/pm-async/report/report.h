@@ -119,9 +119,6 @@ int sel_valid(const char *sel);
 int cycle_match(const struct cycle *c, const char *sel);
 const char *kernel_label(const char *kernel);
 
-/* grow a dynamic array so that arr[n] is valid (lib/xalloc.c) */
-#define GROW(arr, n, cap) xgrow((void **)&(arr), (n), &(cap), sizeof((arr)[0]))
-
 /* parse.c */
 #define PARSE_KERNEL_LOG	1	/* not lab cycles: a machine's kernel log */
 int parse_file(struct input *in, const char *path, FILE *f,
