@@ -127,7 +127,7 @@ void devstats_build(struct devstats *ds, struct cycle **cyc, int n)
 				    d->parent >= 0 ? c->dev[d->parent].name : "");
 			add_value(&ds->d[r], (double)(cb->end - cb->start) / 1e6);
 		}
-		for (s = 0; s < NSLOT; s++) {
+		for (s = 0; s < NPHASES; s++) {
 			int r;
 
 			if (!c->have_pm[s])

@@ -163,7 +163,7 @@ static int list_missing(const struct cycle *c, FILE *out)
 	for (d = 0; d < c->ndev && !c->from_log; d++) {
 		if (c->dev[d].no_pm)
 			continue;
-		for (s = 0; s < NSLOT; s++) {
+		for (s = 0; s < NPHASES; s++) {
 			if (c->dev[d].cb[s] >= 0)
 				continue;
 			if (out && n < 5)
@@ -174,7 +174,7 @@ static int list_missing(const struct cycle *c, FILE *out)
 	}
 	if (out && n > 5)
 		fprintf(out, " and %d more", n - 5);
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		if (c->have_pm[s] && !c->pm_aborted[s])
 			continue;
 		if (out)
@@ -222,7 +222,7 @@ void cycle_analyse(struct cycle *c, int limit, FILE *warn)
 {
 	int s;
 
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		critical_path(c, s, limit, warn);
 	side_totals(c);
 	c->complete = !list_missing(c, NULL);

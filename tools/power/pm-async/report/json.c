@@ -39,7 +39,7 @@ static void json_row(struct jw *w, const struct row *r)
 	json_stats(w, "suspend_ratio", &r->ratio[SIDE_SUSPEND]);
 	json_stats(w, "resume_ratio", &r->ratio[SIDE_RESUME]);
 	jw_obj(w, "phases", JW_BLOCK);
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		jw_obj(w, r->phname[s], JW_BLOCK);
 		jw_num(w, "mean", r->phase[s].mean);
 		jw_num(w, "sd", r->phase[s].sd);

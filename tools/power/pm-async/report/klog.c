@@ -49,7 +49,7 @@ static int pm_task(const struct pmlog *log, int k)
 
 	for (i = 0; i < log->ncb; i++)
 		if (log->cb[i].cycle == k && log->cb[i].phase >= 0 &&
-		    log->cb[i].phase < NSLOT &&
+		    log->cb[i].phase < NPHASES &&
 		    (first < 0 || log->cb[i].phase < first))
 			first = log->cb[i].phase;
 	strmap_init(&pids);
@@ -83,7 +83,7 @@ static int new_dev(struct cycle *c, char ***pname, int *cappn,
 	memset(d, 0, sizeof(*d));
 	d->name = xstrdup(name);
 	d->parent = -1;
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		d->cb[s] = -1;
 	(*pname)[c->ndev] = parent ? xstrdup(parent) : NULL;
 	return c->ndev++;
@@ -295,7 +295,7 @@ static void log_phases(struct cycle *c, const struct pmlog *log, int k)
 	for (i = 0; i < log->nbd; i++) {
 		const struct boundary *b = &log->bd[i];
 
-		if (b->cycle != k || b->phase < 0 || b->phase >= NSLOT)
+		if (b->cycle != k || b->phase < 0 || b->phase >= NPHASES)
 			continue;
 		if (!c->line || b->line < c->line)
 			c->line = b->line;
@@ -305,7 +305,7 @@ static void log_phases(struct cycle *c, const struct pmlog *log, int k)
 	for (s = 0; s < 2; s++)
 		if (c->fam[s] < 0)
 			c->fam[s] = c->fam[!s] < 0 ? FAM_SUSPEND : c->fam[!s];
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		c->pm_ms[s] = pmlog_observed(log, k, s, &c->pm_aborted[s]);
 		c->have_pm[s] = !isnan(c->pm_ms[s]);
 		if (!c->have_pm[s])
@@ -329,7 +329,7 @@ static struct cycle *log_cycle(const struct pmlog *log, int k,
 	for (i = 0; i < log->ncb; i++) {
 		const struct cbrec *r = &log->cb[i];
 
-		if (r->cycle != k || r->phase < 0 || r->phase >= NSLOT)
+		if (r->cycle != k || r->phase < 0 || r->phase >= NPHASES)
 			continue;
 		if (!r->line_call || !r->line_ret || isnan(r->ts_call) ||
 		    isnan(r->ts_ret)) {

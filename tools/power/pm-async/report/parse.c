@@ -94,7 +94,7 @@ void cycle_free(struct cycle *c)
 		free(c->dev[i].name);
 		free(c->dev[i].sup);
 	}
-	for (i = 0; i < NSLOT; i++)
+	for (i = 0; i < NPHASES; i++)
 		free(c->chain[i]);
 	free(c->hdr);
 	free(c->dev);
@@ -260,7 +260,7 @@ static int parse_topology(struct parser *p, char *line)
 	d->name = xstrdup(tok[0]);
 	d->parent = -1;
 	d->async = 1;
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		d->cb[s] = -1;
 	/* Count the device now so that cycle_free() releases its name. */
 	c->ndev++;

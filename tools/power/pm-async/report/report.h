@@ -17,14 +17,16 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "pmlog.h"
+#include "quote.h"
 #include "strmap.h"
+#include "xalloc.h"
 
 /*
- * A transition has six measured phases ("slots"): three on the suspend
- * side, three on the resume side, in the order they run.  prepare and
- * complete are not measured.
+ * A transition has six measured phases ("slots", lib/pmlog.h's NPHASES):
+ * three on the suspend side, three on the resume side, in the order they
+ * run.  prepare and complete are not measured.
  */
-#define NSLOT		6
 #define SIDE_SUSPEND	0
 #define SIDE_RESUME	1
 #define slot_side(s)	((s) / 3)
@@ -58,7 +60,7 @@ struct dev {
 	int depth;		/* length of the parent chain */
 	int *sup;		/* supplier device indices */
 	int nsup;
-	int cb[NSLOT];		/* index into cycle->cb or -1 */
+	int cb[NPHASES];		/* index into cycle->cb or -1 */
 };
 
 struct kv {
@@ -84,18 +86,18 @@ struct cycle {
 	int ncb, capcb;
 
 	int fam[2];		/* family per side, -1 until known */
-	double pm_ms[NSLOT];
-	int have_pm[NSLOT];
-	int pm_aborted[NSLOT];
+	double pm_ms[NPHASES];
+	int have_pm[NPHASES];
+	int pm_aborted[NPHASES];
 	int violations;
 
 	/* filled in by cycle_analyse() */
 	int complete;
-	double cp_ns[NSLOT];
-	double total_ns[NSLOT];	/* callbacks counted against LIMIT */
-	double bound_ns[NSLOT];
-	int *chain[NSLOT];	/* critical path, device indices, in order */
-	int nchain[NSLOT];
+	double cp_ns[NPHASES];
+	double total_ns[NPHASES];	/* callbacks counted against LIMIT */
+	double bound_ns[NPHASES];
+	int *chain[NPHASES];	/* critical path, device indices, in order */
+	int nchain[NPHASES];
 	double side_ms[2];
 	double side_bound_ms[2];
 	double ratio[2];	/* NAN when the bound is 0 */
@@ -108,9 +110,6 @@ struct input {
 };
 
 /* util.c */
-#include "pmlog.h"
-#include "quote.h"
-#include "xalloc.h"
 int parse_ll(const char *s, long long *v);
 int valid_name(const char *s);
 const char *cycle_phase_name(const struct cycle *c, int slot);
@@ -150,8 +149,8 @@ struct row {
 	int incomplete;
 	int violations;
 	char *versions;
-	struct stats side[2], ratio[2], bound[2], phase[NSLOT];
-	const char *phname[NSLOT];
+	struct stats side[2], ratio[2], bound[2], phase[NPHASES];
+	const char *phname[NPHASES];
 };
 
 struct profile {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report.h"
+#include "stats.h"
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -18,10 +19,13 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Mean, sample standard deviation, median, min and max; NaNs skipped. */
+/*
+ * Mean, sample standard deviation, median, min and max (lib/stats.c);
+ * NaNs skipped.
+ */
 void stat_compute(struct stats *st, const double *v, int n)
 {
-	double *s = xmalloc(n * sizeof(*s) + 1), sum = 0, sq = 0;
+	double *s = xmalloc(n * sizeof(*s) + 1);
 	int i, m = 0;
 
 	for (i = 0; i < n; i++)
@@ -29,25 +33,7 @@ void stat_compute(struct stats *st, const double *v, int n)
 			s[m++] = v[i];
 	memset(st, 0, sizeof(*st));
 	st->n = m;
-	if (!m) {
-		st->mean = NAN;
-		st->sd = NAN;
-		st->median = NAN;
-		st->min = NAN;
-		st->max = NAN;
-		free(s);
-		return;
-	}
-	qsort(s, m, sizeof(*s), cmp_double);
-	for (i = 0; i < m; i++)
-		sum += s[i];
-	st->mean = sum / m;
-	for (i = 0; i < m; i++)
-		sq += (s[i] - st->mean) * (s[i] - st->mean);
-	st->sd = m > 1 ? sqrt(sq / (m - 1)) : 0;
-	st->median = m % 2 ? s[m / 2] : (s[m / 2 - 1] + s[m / 2]) / 2;
-	st->min = s[0];
-	st->max = s[m - 1];
+	stats_d(s, m, &st->mean, &st->sd, &st->median, &st->min, &st->max);
 	free(s);
 }
 
@@ -123,7 +109,7 @@ static struct row *get_row(struct profile *p, const struct cycle *c)
 	r->kernel = xstrdup(c->kernel);
 	/* Known rows in seed order, any others after them as they come. */
 	r->rank = row_rank(c->mode, c->kernel) * 100000 + p->nrow;
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		r->phname[s] = cycle_phase_name(c, s);
 	return r;
 }
@@ -166,7 +152,7 @@ static void row_stats(struct row *r)
 			v[i] = r->cyc[i]->side_bound_ms[side];
 		stat_compute(&r->bound[side], v, r->n);
 	}
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		for (i = 0; i < r->n; i++)
 			v[i] = r->cyc[i]->pm_ms[s];
 		stat_compute(&r->phase[s], v, r->n);

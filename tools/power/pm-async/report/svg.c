@@ -43,11 +43,11 @@
  */
 struct axis {
 	int64_t origin;		/* time 0: earliest measured START */
-	double x0[NSLOT];	/* segment start, relative to the plot */
-	double w[NSLOT];	/* segment width */
-	double scale[NSLOT];	/* px per ns in the segment */
-	int cut[NSLOT];		/* the gap before this phase is cut out */
-	double zoom[NSLOT];	/* > 1 if widened */
+	double x0[NPHASES];	/* segment start, relative to the plot */
+	double w[NPHASES];	/* segment width */
+	double scale[NPHASES];	/* px per ns in the segment */
+	int cut[NPHASES];		/* the gap before this phase is cut out */
+	double zoom[NPHASES];	/* > 1 if widened */
 };
 
 struct svg {
@@ -57,8 +57,8 @@ struct svg {
 	double left;		/* x where the plot starts */
 	double row_h;
 	int rows;
-	int64_t ph0[NSLOT], ph1[NSLOT];
-	int have[NSLOT];
+	int64_t ph0[NPHASES], ph1[NPHASES];
+	int have[NPHASES];
 	unsigned char *oncp;	/* per callback: on a critical path */
 };
 
@@ -149,7 +149,7 @@ static double fit_scale(struct svg *g, double active)
 		double fixed = 0, var = 0, gap;
 		int prev = -1;
 
-		for (s = 0; s < NSLOT; s++) {
+		for (s = 0; s < NPHASES; s++) {
 			if (!g->have[s])
 				continue;
 			gap = ph_gap(g, s, &prev);
@@ -175,13 +175,13 @@ static void build_axis(struct svg *g)
 	double active = 0, scale, x = 0, gap;
 	int s, prev = -1;
 
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		if (g->have[s])
 			active += ph_dur(g, s);
 	if (active <= 0)
 		active = 1;
 	scale = fit_scale(g, active);
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		if (!g->have[s])
 			continue;
 		gap = ph_gap(g, s, &prev);
@@ -265,7 +265,7 @@ static void draw_axis(struct svg *g, double bottom)
 	fprintf(g->f, "<g stroke=\"#999999\" font-size=\"9\">\n");
 	fprintf(g->f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\"/>\n",
 		g->left, TOP, g->left + PLOT_W, TOP);
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		if (!g->have[s])
 			continue;
 		if (prev >= 0 && g->ax.cut[s])
@@ -281,7 +281,7 @@ static void draw_phase_lines(struct svg *g, double bottom)
 {
 	int s;
 
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		double x;
 
 		if (!g->have[s])
@@ -356,7 +356,7 @@ static int cp_truncated(const struct cycle *c, int aggregate)
 {
 	int s;
 
-	for (s = 0; aggregate && s < NSLOT; s++)
+	for (s = 0; aggregate && s < NPHASES; s++)
 		if (c->nchain[s] > MAX_CP_MARKS)
 			return 1;
 	return 0;
@@ -444,7 +444,7 @@ static void draw_devices(struct svg *g)
 			dev_async(g, d) ? "" : " font-style=\"italic\"");
 		xml_escape(g->f, c->dev[d].name);
 		fputs("</text>\n", g->f);
-		for (s = 0; s < NSLOT; s++)
+		for (s = 0; s < NPHASES; s++)
 			if (c->dev[d].cb[s] >= 0)
 				draw_cb(g, c->dev[d].cb[s], y + 2);
 	}
@@ -454,8 +454,8 @@ static void draw_devices(struct svg *g)
 struct group {
 	int ndev;
 	int dmin, dmax;
-	int have[NSLOT];
-	int64_t t0[NSLOT], t1[NSLOT];
+	int have[NPHASES];
+	int64_t t0[NPHASES], t1[NPHASES];
 	int hist[NBIN + 1];
 	int max;
 };
@@ -548,7 +548,7 @@ static void draw_group(struct svg *g, const struct group *gr, double y,
 	fprintf(g->f,
 		"<text x=\"6\" y=\"%.1f\" font-size=\"9\" fill=\"#555555\">%d device%s, max %d at once</text>\n",
 		y + 27, gr->ndev, gr->ndev == 1 ? "" : "s", gr->max);
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		double x0, x1;
 
 		if (!gr->have[s])
@@ -571,7 +571,7 @@ static void draw_cp_marks(struct svg *g, int per)
 	const struct cycle *c = g->c;
 	int s, i;
 
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		for (i = 0; i < c->nchain[s] && i < MAX_CP_MARKS; i++) {
 			const struct dev *d = &c->dev[c->chain[s][i]];
 			const struct cb *cb = &c->cb[d->cb[s]];
@@ -605,7 +605,7 @@ static void mark_cp(struct svg *g)
 	int s, i;
 
 	g->oncp = xcalloc(c->ncb + 1, 1);
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		for (i = 0; i < c->nchain[s]; i++)
 			g->oncp[c->dev[c->chain[s][i]].cb[s]] = 1;
 }

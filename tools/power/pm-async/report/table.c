@@ -130,14 +130,14 @@ static void print_phases(FILE *out, const struct profile *p)
 	int i, s;
 
 	fprintf(out, "\n%-*s", LABEL_W, "mean phase times [ms]");
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		fprintf(out, " %14s", phase_name(p->first->fam[slot_side(s)], s));
 	fprintf(out, "\n");
 	for (i = 0; i < p->nrow; i++) {
 		const struct row *r = &p->row[i];
 
 		fprintf(out, "%-*s", LABEL_W, row_label(r, label, sizeof(label)));
-		for (s = 0; s < NSLOT; s++) {
+		for (s = 0; s < NPHASES; s++) {
 			fmt_ms(v, sizeof(v), r->phase[s].mean);
 			fprintf(out, " %14s", v);
 		}

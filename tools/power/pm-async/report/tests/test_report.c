@@ -334,15 +334,15 @@ static int xml_valid(const char *s)
  */
 static void gen_cycle(FILE *f, int ndev, int fanout, int num)
 {
-	static const char *const ph[NSLOT] = {
+	static const char *const ph[NPHASES] = {
 		"suspend", "suspend_late", "suspend_noirq",
 		"resume_noirq", "resume_early", "resume",
 	};
-	static const char *const pm[NSLOT] = {
+	static const char *const pm[NPHASES] = {
 		"suspend", "late suspend", "noirq suspend",
 		"noirq resume", "early resume", "resume",
 	};
-	long long t = 1000000000LL, task, span[NSLOT];
+	long long t = 1000000000LL, task, span[NPHASES];
 	int i, s;
 
 	fprintf(f,
@@ -358,7 +358,7 @@ static void gen_cycle(FILE *f, int ndev, int fanout, int num)
 		fprintf(f, "\n");
 	}
 	fprintf(f, "--- report\n");
-	for (s = 0; s < NSLOT; s++) {
+	for (s = 0; s < NPHASES; s++) {
 		long long end = t;
 
 		task = t;
@@ -379,7 +379,7 @@ static void gen_cycle(FILE *f, int ndev, int fanout, int num)
 		t = end + (s == 2 ? 5000000000LL : 300000);
 	}
 	fprintf(f, "violations 0\n--- pm\n");
-	for (s = 0; s < NSLOT; s++)
+	for (s = 0; s < NPHASES; s++)
 		fprintf(f, "[  %d.000000] PM: %s of devices complete after %lld.%03lld msecs\n",
 			10 + s, pm[s], span[s] / 1000000,
 			span[s] / 1000 % 1000);
