@@ -34,7 +34,7 @@
 #           suppliers of links the PM core does not wait for, which breaks
 #           mainline itself: patch 0002; hazards-late, the same
 #           topologies with devices marked no-PM after device_add(),
-#           which mainline no longer waits for: 0014), HAZ_CHURN ("unlink";
+#           which mainline no longer waits for: 0013), HAZ_CHURN ("unlink";
 #           "unlink,move,link" adds device_move() and device_link_add()
 #           during transitions, which break mainline itself: 0004, 0003),
 #           HAZ_NOMEM (0; a percentage of the GFP_ATOMIC allocations of the
