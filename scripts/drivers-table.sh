@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# drivers-table.sh DIR [NAME]: the table of make bench's "drivers" profile.  DIR
-# holds one directory a boot, KERNEL-ROUND, each with the results.log of
-# scripts/guest/drvbench.sh (the laptop machine's real drivers, real S3
-# cycles, pm_async=0 and 1 in turn, by pm-async-measure).  Its files are
+# drivers-table.sh DIR [NAME]: the table of make bench's "drivers"
+# profile.  DIR holds one directory a boot, KERNEL-ROUND, each with the
+# results.log of scripts/guest/drvbench.sh (the laptop machine's real
+# drivers, real S3 cycles, pm_async=0 and 1 in turn, by
+# pm-async-measure).  Its files are
 # written back to DIR/KERNEL-ROUND/run (cycle-NNN-MODE.log, run.txt,
 # links.txt), then:
 #
