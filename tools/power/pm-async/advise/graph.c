@@ -577,7 +577,7 @@ int graph_resolve(struct graph *g)
 		if (p < 0)
 			continue;
 		GROW(g->d[p].children, g->d[p].nchildren,
-			g->d[p].capchildren);
+		     g->d[p].capchildren);
 		g->d[p].children[g->d[p].nchildren++] = i;
 	}
 	return 0;

@@ -60,7 +60,7 @@ struct dev {
 	int depth;		/* length of the parent chain */
 	int *sup;		/* supplier device indices */
 	int nsup;
-	int cb[NPHASES];		/* index into cycle->cb or -1 */
+	int cb[NPHASES];	/* index into cycle->cb or -1 */
 };
 
 struct kv {

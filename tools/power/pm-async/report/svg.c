@@ -46,7 +46,7 @@ struct axis {
 	double x0[NPHASES];	/* segment start, relative to the plot */
 	double w[NPHASES];	/* segment width */
 	double scale[NPHASES];	/* px per ns in the segment */
-	int cut[NPHASES];		/* the gap before this phase is cut out */
+	int cut[NPHASES];	/* the gap before this phase is cut out */
 	double zoom[NPHASES];	/* > 1 if widened */
 };
 
