@@ -4,20 +4,13 @@
  * topology format (Documentation/power/pm-async-lab.rst) and read such a
  * topology back (for --topology and the round-trip test).
  */
-#include <ctype.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lineread.h"
 #include "pmadv.h"
-
-#define LAB_NAME_MAX 31
-
-static int name_char_ok(int c)
-{
-	return isalnum(c) || c == '_' || c == '.' || c == ':' || c == '-';
-}
+#include "topo.h"
 
 /*
  * The lab creates a device without a parent directly in /sys/devices, where
@@ -46,7 +39,7 @@ void sanitize_names(const struct graph *g, char **out)
 			k = (int)strlen(LAB_TOP_PREFIX);
 		}
 		for (; *s && k < LAB_NAME_MAX; s++)
-			base[k++] = name_char_ok((unsigned char)*s) ? *s : '_';
+			base[k++] = lab_name_char((unsigned char)*s) ? *s : '_';
 		base[k] = 0;
 		if (!k)
 			snprintf(base, sizeof(base), "dev");
@@ -142,10 +135,9 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 
 	lr_init(&lr, f, LINE_MAX_BYTES);
 	while ((lrc = lr_next(&lr)) > 0) {
-		char *p, *hash, *tok, *save = NULL, *parent = NULL;
-		char *sup = NULL, *devname, *line = lr.line;
-		long vals[NPHASES] = { 0 };
-		int async = 1, di;
+		struct topo_dev t;
+		char terr[128];
+		int di, r;
 
 		lineno++;
 		if (lrc == LR_TOO_LONG) {
@@ -154,115 +146,49 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 			rc = -1;
 			break;
 		}
-		hash = strchr(line, '#');
-		if (hash)
-			*hash = 0;
-		p = trim(line);
-		if (!*p)
+		r = topo_parse(lr.line, &t, terr, sizeof(terr));
+		if (!r)
 			continue;
-		devname = strtok_r(p, " \t", &save);
-		if (strlen(devname) > LAB_NAME_MAX) {
-			snprintf(err, errlen, "%s:%d: name too long", name, lineno);
+		if (r < 0) {
+			snprintf(err, errlen, "%s:%d: %s", name, lineno, terr);
 			rc = -1;
 			break;
 		}
-		for (i = 0; devname[i]; i++)
-			if (!name_char_ok((unsigned char)devname[i]))
-				break;
-		if (devname[i]) {
-			snprintf(err, errlen, "%s:%d: bad character in name '%s'",
-				 name, lineno, devname);
+		/* fail=: failure injection, not modelled; pm=0|late: neither */
+		if (t.pm != TOPO_PM_ON) {
+			snprintf(err, errlen,
+				 "%s:%d: pm=%s: only devices that take part in PM (pm=1) are modelled",
+				 name, lineno, t.pm == TOPO_PM_OFF ? "0" : "late");
 			rc = -1;
 			break;
 		}
-		if (graph_find(g, devname) >= 0) {
+		if (graph_find(g, t.name) >= 0) {
 			snprintf(err, errlen, "%s:%d: duplicate name '%s'", name,
-				 lineno, devname);
+				 lineno, t.name);
 			rc = -1;
 			break;
 		}
-		while ((tok = strtok_r(NULL, " \t", &save))) {
-			char *eq = strchr(tok, '='), *end;
-
-			if (!eq) {
-				snprintf(err, errlen, "%s:%d: expected KEY=VALUE, got '%s'",
-					 name, lineno, tok);
-				rc = -1;
-				break;
-			}
-			*eq++ = 0;
-			if (!strcmp(tok, "parent")) {
-				parent = eq;
-				continue;
-			}
-			if (!strcmp(tok, "suppliers")) {
-				sup = eq;
-				continue;
-			}
-			if (!strcmp(tok, "fail"))
-				continue;	/* failure injection: not modelled */
-			if (!strcmp(tok, "pm")) {
-				/* pm=0 devices (no PM at all): not modelled */
-				if (strcmp(eq, "1")) {
-					snprintf(err, errlen,
-						 "%s:%d: pm=%s: only devices that take part in PM (pm=1) are modelled",
-						 name, lineno, eq);
-					rc = -1;
-					break;
-				}
-				continue;
-			}
-			if (!strcmp(tok, "async")) {
-				if (strcmp(eq, "0") && strcmp(eq, "1")) {
-					snprintf(err, errlen, "%s:%d: async must be 0 or 1",
-						 name, lineno);
-					rc = -1;
-					break;
-				}
-				async = eq[0] == '1';
-				continue;
-			}
-			ph = phase_from_key(tok);
-			if (ph >= 0) {
-				vals[ph] = strtol(eq, &end, 10);
-				if (!*eq || *end || vals[ph] < 0) {
-					snprintf(err, errlen, "%s:%d: bad number '%s'",
-						 name, lineno, eq);
-					rc = -1;
-				}
-			}
-			if (rc)
-				break;
-			if (ph < 0) {
-				snprintf(err, errlen, "%s:%d: unknown key '%s'", name,
-					 lineno, tok);
-				rc = -1;
-				break;
-			}
-		}
-		if (rc)
-			break;
-		if (parent && graph_find(g, parent) < 0) {
+		if (t.parent && graph_find(g, t.parent) < 0) {
 			snprintf(err, errlen, "%s:%d: unknown parent '%s'", name,
-				 lineno, parent);
+				 lineno, t.parent);
 			rc = -1;
 			break;
 		}
-		di = graph_add_dev(g, devname, "", parent);
-		g->d[di].parent = parent ? graph_find(g, parent) : -1;
-		g->d[di].async = async;
+		di = graph_add_dev(g, t.name, "", t.parent);
+		g->d[di].parent = t.parent ? graph_find(g, t.parent) : -1;
+		g->d[di].async = t.async;
 		for (ph = 0; ph < NPHASES; ph++) {
-			g->d[di].dur[ph] = (double)vals[ph];
+			g->d[di].dur[ph] = (double)t.us[ph];
 			g->d[di].has_cb[ph] = 1;
 			g->has_phase[ph] = 1;
 		}
-		if (sup) {
+		if (t.suppliers) {
 			GROW(supl, nsupl, capsupl);
 			if (capline < capsupl) {
 				supline = xrealloc(supline, sizeof(int) * (size_t)capsupl);
 				capline = capsupl;
 			}
-			supl[nsupl] = xasprintf("%d %s", di, sup);
+			supl[nsupl] = xasprintf("%d %s", di, t.suppliers);
 			supline[nsupl++] = lineno;
 		}
 	}

@@ -178,6 +178,69 @@ int phase_of_boundary(const char *info, const char *verb, char *canon,
 	return PH_NONE;
 }
 
+/**
+ * pm_boundary_words() - the words of a phase line of dpm_show_time()
+ * @m: a message from "PM: " on
+ * @info: gets the word before the verb ("noirq", "late", "end"...), "" if
+ *	none
+ * @verb: gets the verb (see pm_verb_lookup(); not checked here)
+ * @ms: gets the time
+ * @aborted: gets 1 for "aborted after", 0 for "complete after"
+ *
+ * "PM: [WORD ]VERB of devices complete|aborted after X msecs", X starting
+ * with a digit, nothing but blanks after "msecs".  The one reader of these
+ * lines: pm-async-report's lab cycles and every log this file parses.
+ *
+ * Return: 1 if @m has this form, 0 otherwise.
+ */
+int pm_boundary_words(const char *m, char info[PM_WORD_MAX],
+		      char verb[PM_WORD_MAX], double *ms, int *aborted)
+{
+	const char *of, *t, *sp;
+	char *end;
+	size_t wl;
+
+	if (!starts(m, "PM: "))
+		return 0;
+	m += 4;
+	of = strstr(m, " of devices ");
+	if (!of)
+		return 0;
+	t = of + 12;
+	if (starts(t, "complete after "))
+		*aborted = 0, t += 15;
+	else if (starts(t, "aborted after "))
+		*aborted = 1, t += 14;
+	else
+		return 0;
+	if (!isdigit((unsigned char)*t))
+		return 0;
+	*ms = strtod(t, &end);
+	if (!starts(end, " msecs"))
+		return 0;
+	for (end += 6; isspace((unsigned char)*end); end++)
+		;
+	if (*end)
+		return 0;
+	sp = memchr(m, ' ', (size_t)(of - m));
+	if (!sp) {
+		info[0] = '\0';
+		sp = m - 1;
+	} else {
+		wl = (size_t)(sp - m);
+		if (wl >= PM_WORD_MAX || memchr(sp + 1, ' ', (size_t)(of - sp - 1)))
+			return 0;
+		memcpy(info, m, wl);
+		info[wl] = '\0';
+	}
+	wl = (size_t)(of - sp - 1);
+	if (!wl || wl >= PM_WORD_MAX)
+		return 0;
+	memcpy(verb, sp + 1, wl);
+	verb[wl] = '\0';
+	return 1;
+}
+
 /* ftrace info string ("noirq bus ", "late driver ", "preparing type ") */
 int parse_phase_words(const char *info, const char *verb)
 {
@@ -739,34 +802,16 @@ static int line_message(struct pstate *st, int lineno, char *m, double ts)
 	}
 	/* PM core lines */
 	if (starts(m, "PM: ")) {
-		const char *b = m + 4, *of = strstr(b, " of devices ");
+		const char *b = m + 4;
+		char info[PM_WORD_MAX], verb[PM_WORD_MAX], canon[16];
+		int aborted, ph;
+		double ms;
 
-		if (of) {
-			char words[64], info[32] = "", verb[32] = "", canon[16];
-			const char *t = of + 12;
-			int aborted = -1, ph;
-			double ms;
-			size_t wl = (size_t)(of - b);
-
-			if (starts(t, "complete after "))
-				aborted = 0, t += 15;
-			else if (starts(t, "aborted after "))
-				aborted = 1, t += 14;
-			if (aborted >= 0 && wl < sizeof(words) &&
-			    sscanf(t, "%lf msecs", &ms) == 1) {
-				memcpy(words, b, wl);
-				words[wl] = 0;
-				if (sscanf(words, "%31s %31s", info, verb) != 2) {
-					snprintf(verb, sizeof(verb), "%.31s", words);
-					info[0] = 0;
-				}
-				ph = phase_of_boundary(info, verb, canon,
-						       sizeof(canon));
-				if (ph != PH_NONE) {
-					add_boundary(st, lineno, ph, canon, ms,
-						     aborted);
-					return 1;
-				}
+		if (pm_boundary_words(m, info, verb, &ms, &aborted)) {
+			ph = phase_of_boundary(info, verb, canon, sizeof(canon));
+			if (ph != PH_NONE) {
+				add_boundary(st, lineno, ph, canon, ms, aborted);
+				return 1;
 			}
 		}
 		if (starts(b, "Device ") && strstr(b, " failed to ")) {

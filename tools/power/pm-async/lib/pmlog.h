@@ -123,6 +123,9 @@ void pmlog_free(struct pmlog *log);
 int parse_phase_words(const char *info, const char *verb);
 int phase_of_boundary(const char *info, const char *verb, char *canon_verb,
 		      size_t n);
+#define PM_WORD_MAX 32
+int pm_boundary_words(const char *m, char info[PM_WORD_MAX],
+		      char verb[PM_WORD_MAX], double *ms, int *aborted);
 /* observed ms of a phase in a cycle, NAN if absent; *aborted set if so */
 double pmlog_observed(const struct pmlog *log, int cycle, int phase,
 		      int *aborted);

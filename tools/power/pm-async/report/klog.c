@@ -253,7 +253,7 @@ static void log_release(FILE *f, char *rel, size_t n)
 			 sscanf(lr.line, "# %63s %63s %63s %63s", w[0], w[1],
 				w[2], w[3]) != 4)
 			continue;
-		if (valid_name(w[3]))
+		if (lab_name_ok(w[3]))
 			snprintf(rel, n, "%s", w[3]);
 	}
 	lr_free(&lr);
@@ -270,7 +270,7 @@ static void log_header(struct cycle *c, const char *path, const char *rel,
 	base = base && base[1] ? base + 1 : path;
 	snprintf(num, sizeof(num), "%ld", number);
 	hdr_add(c, &cap, "kernel", *rel ? rel : "log");
-	hdr_add(c, &cap, "profile", valid_name(base) ? base : "log");
+	hdr_add(c, &cap, "profile", lab_name_ok(base) ? base : "log");
 	hdr_add(c, &cap, "mode", "log");
 	hdr_add(c, &cap, "cycle", num);
 	hdr_add(c, &cap, "transition",
@@ -371,7 +371,7 @@ int klog_read(struct input *in, const char *path, FILE *f, const char *rel,
 		snprintf(release, sizeof(release), "%s", rel);
 	} else {
 		log_release(f, release, sizeof(release));
-		if (!valid_name(release))
+		if (!lab_name_ok(release))
 			release[0] = 0;
 	}
 	if (fseek(f, 0, SEEK_SET)) {

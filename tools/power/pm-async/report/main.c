@@ -171,7 +171,7 @@ static int parse_args(struct opts *o, int argc, char **argv)
 			o->threshold = arg_double("--threshold", optarg, 0, 1e9);
 			break;
 		case OPT_VARIANT:
-			if (!valid_name(optarg))
+			if (!lab_name_ok(optarg))
 				return report_usage_error("bad --variant '%s'",
 							  optarg);
 			o->variant = optarg;
@@ -289,7 +289,7 @@ static void run_kernel(const char *dir, char *rel, size_t n)
 	snprintf(path, sizeof(path), "%s/run.txt", dir);
 	f = fopen(path, "r");
 	while (f && !rel[0] && fgets(line, sizeof(line), f))
-		if (sscanf(line, "kernel %127s", w) == 1 && valid_name(w))
+		if (sscanf(line, "kernel %127s", w) == 1 && lab_name_ok(w))
 			snprintf(rel, n, "%s", w);
 	if (f)
 		fclose(f);

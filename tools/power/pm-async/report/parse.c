@@ -195,86 +195,40 @@ static int topo_suppliers(struct parser *p, struct dev *d, char *list)
 	return 0;
 }
 
-static int topo_key(struct parser *p, struct dev *d, char *key, char *val)
-{
-	long long num;
-	int fam, slot;
-
-	if (!strcmp(key, "parent")) {
-		d->parent = find_dev(p, val);
-		if (d->parent < 0)
-			return perr(p, p->line, "unknown parent '%s'", val);
-		return 0;
-	}
-	if (!strcmp(key, "async")) {
-		if (strcmp(val, "0") && strcmp(val, "1"))
-			return perr(p, p->line, "bad async value '%s'", val);
-		d->async = val[0] == '1';
-		return 0;
-	}
-	if (!strcmp(key, "pm")) {
-		/* late: marked no-PM after it was added, on the PM core's list */
-		if (strcmp(val, "0") && strcmp(val, "1") && strcmp(val, "late"))
-			return perr(p, p->line, "bad pm value '%s'", val);
-		d->no_pm = !strcmp(val, "0");
-		return 0;
-	}
-	if (!strcmp(key, "suppliers"))
-		return topo_suppliers(p, d, val);
-	if (!strcmp(key, "fail")) {
-		if (strcmp(val, "none") &&
-		    (phase_lookup(val, &fam, &slot) || slot < 0))
-			return perr(p, p->line, "bad fail phase '%s'", val);
-		return 0;
-	}
-	if (phase_from_key(key) >= 0) {
-		if (parse_ll(val, &num) || num < 0)
-			return perr(p, p->line, "bad time '%s=%s'", key, val);
-		return 0;
-	}
-	return perr(p, p->line, "unknown topology key '%s'", key);
-}
-
-/* NAME [parent=P] [async=0|1] [suspend=US] ... [suppliers=A,B] [fail=X] [pm=0|1|late] */
+/* A line of the topology the cycles ran (lib/topo.h). */
 static int parse_topology(struct parser *p, char *line)
 {
 	struct cycle *c = p->cur;
-	char *tok[32], *hash = strchr(line, '#');
+	struct topo_dev t;
 	struct dev *d;
-	int n, i, s;
+	char err[128];
+	int rc, parent = -1, s;
 
-	if (hash)
-		*hash = '\0';
-	n = split(line, tok, 31);
-	if (!n)
-		return 0;
-	if (n > 31)
-		return perr(p, p->line, "too many fields");
-	if (!valid_name(tok[0]))
-		return perr(p, p->line, "bad device name '%s'", tok[0]);
-	if (find_dev(p, tok[0]) >= 0)
-		return perr(p, p->line, "duplicate device '%s'", tok[0]);
+	rc = topo_parse(line, &t, err, sizeof(err));
+	if (rc <= 0)
+		return rc ? perr(p, p->line, "%s", err) : 0;
+	if (find_dev(p, t.name) >= 0)
+		return perr(p, p->line, "duplicate device '%s'", t.name);
+	if (t.parent) {
+		parent = find_dev(p, t.parent);
+		if (parent < 0)
+			return perr(p, p->line, "unknown parent '%s'", t.parent);
+	}
 	GROW(c->dev, c->ndev, c->capdev);
 	d = &c->dev[c->ndev];
 	memset(d, 0, sizeof(*d));
-	d->name = xstrdup(tok[0]);
-	d->parent = -1;
-	d->async = 1;
+	d->name = xstrdup(t.name);
+	d->parent = parent;
+	d->async = t.async;
+	d->no_pm = t.pm == TOPO_PM_OFF;
+	d->depth = parent < 0 ? 0 : c->dev[parent].depth + 1;
 	for (s = 0; s < NPHASES; s++)
 		d->cb[s] = -1;
 	/* Count the device now so that cycle_free() releases its name. */
 	c->ndev++;
-	for (i = 1; i < n; i++) {
-		char *eq = strchr(tok[i], '=');
-
-		if (!eq || eq == tok[i])
-			return perr(p, p->line, "field '%s' is not key=value",
-				    tok[i]);
-		*eq = '\0';
-		if (topo_key(p, d, tok[i], eq + 1))
-			return -1;
-	}
-	d->depth = d->parent < 0 ? 0 : c->dev[d->parent].depth + 1;
+	/* Not its own supplier: named only once they are read. */
+	if (t.suppliers && topo_suppliers(p, d, t.suppliers))
+		return -1;
 	strmap_set(&c->names, d->name, c->ndev - 1);
 	return 0;
 }
@@ -387,25 +341,6 @@ static int parse_report(struct parser *p, char *line)
 	return report_callback(p, tok, n);
 }
 
-/* Phase words of dpm_show_time(): "[noirq|late|early] VERB". */
-static int pm_phase(const char *w1, const char *w2, int *fam, int *slot)
-{
-	const char *verb = w2 ? w2 : w1, *level = w2 ? w1 : "";
-	int resume;
-
-	if (pm_verb_lookup(verb, fam, &resume))
-		return -1;
-	if (!*level)
-		*slot = resume ? PH_RESUME : PH_SUSPEND;
-	else if (!strcmp(level, "noirq"))
-		*slot = resume ? PH_RESUME_NOIRQ : PH_SUSPEND_NOIRQ;
-	else if (!strcmp(level, resume ? "early" : "late"))
-		*slot = resume ? PH_RESUME_EARLY : PH_SUSPEND_LATE;
-	else
-		return -1;
-	return 0;
-}
-
 /*
  * "[   12.345678] PM: late suspend of devices complete after 1.234 msecs"
  * Returns 1 and fills in the phase if @line has this form, 0 otherwise.
@@ -413,42 +348,18 @@ static int pm_phase(const char *w1, const char *w2, int *fam, int *slot)
 int parse_pm_line(const char *line, int *fam, int *slot, double *ms,
 		  int *aborted)
 {
-	const char *pm = strstr(line, "PM: "), *of, *rest;
-	char words[64], *w1, *w2, *end;
-	size_t len;
+	const char *pm = strstr(line, "PM: ");
+	char info[PM_WORD_MAX], verb[PM_WORD_MAX];
+	int ph;
 
-	if (!pm)
+	if (!pm || !pm_boundary_words(pm, info, verb, ms, aborted))
 		return 0;
-	pm += 4;
-	of = strstr(pm, " of devices ");
-	if (!of || of - pm >= (long)sizeof(words))
+	/* "start" and "end" lines sum phases up: no phase of their own */
+	ph = phase_of_boundary(info, verb, NULL, 0);
+	if (ph < 0 || pm_verb_lookup(verb, fam, NULL))
 		return 0;
-	len = of - pm;
-	memcpy(words, pm, len);
-	words[len] = '\0';
-	w1 = words;
-	w2 = strchr(words, ' ');
-	if (w2) {
-		*w2++ = '\0';
-		if (strchr(w2, ' '))
-			return 0;
-	}
-	if (pm_phase(w1, w2, fam, slot))
-		return 0;
-	rest = of + strlen(" of devices ");
-	if (!strncmp(rest, "complete after ", 15)) {
-		*aborted = 0;
-		rest += 15;
-	} else if (!strncmp(rest, "aborted after ", 14)) {
-		*aborted = 1;
-		rest += 14;
-	} else {
-		return 0;
-	}
-	if (!isdigit((unsigned char)*rest))
-		return 0;
-	*ms = strtod(rest, &end);
-	return !strncmp(end, " msecs", 6) && blank(end + 6);
+	*slot = ph;
+	return 1;
 }
 
 /*

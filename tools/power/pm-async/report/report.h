@@ -20,6 +20,7 @@
 #include "pmlog.h"
 #include "quote.h"
 #include "strmap.h"
+#include "topo.h"
 #include "xalloc.h"
 
 /*
@@ -111,7 +112,6 @@ struct input {
 
 /* util.c */
 int parse_ll(const char *s, long long *v);
-int valid_name(const char *s);
 const char *cycle_phase_name(const struct cycle *c, int slot);
 const char *hdr_get(const struct cycle *c, const char *key);
 int sel_valid(const char *sel);

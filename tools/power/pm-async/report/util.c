@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Small helpers: number and name checks.  Allocation, the name map and
- * the phase tables are in ../lib.
+ * Small helpers: a number check, a cycle's phase names and header.
+ * Allocation, the name map, the phase tables and the lab's name rule are
+ * in ../lib.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -23,14 +24,6 @@ int parse_ll(const char *s, long long *v)
 	if (errno || *end)
 		return -1;
 	return 0;
-}
-
-/* The lab's rule: 1 to 31 characters of [A-Za-z0-9_.:-]. */
-int valid_name(const char *s)
-{
-	size_t n = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.:-");
-
-	return n >= 1 && n <= 31 && !s[n];
 }
 
 const char *cycle_phase_name(const struct cycle *c, int slot)

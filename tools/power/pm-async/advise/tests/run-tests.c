@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "pmadv.h"
+#include "topo.h"
 #include "test_utf8.h"
 
 /* tolerances (written out: checkpatch reads "1e-6" as a subtraction) */
@@ -519,6 +520,69 @@ static void test_jsonw_lib(void)
 	if (buf && strcmp(buf, want))
 		diag("got: %s", buf);
 	free(buf);
+}
+
+/*
+ * lib/topo.c: the one reader of a lab topology line, for both tools (the
+ * report's tests read the same lines through pm-async-report).
+ */
+static void test_topo_lib(void)
+{
+	static const struct {
+		const char *line;
+		int rc;
+		const char *err;	/* a part of the message, rc < 0 */
+	} bad[] = {
+		{ "", 0, NULL },
+		{ " \t # a comment", 0, NULL },
+		{ "a/b", -1, "bad device name 'a/b'" },
+		{ "a0123456789012345678901234567890", -1, "bad device name" },
+		{ "a async=2", -1, "bad value 'async=2'" },
+		{ "a pm=yes", -1, "bad value 'pm=yes'" },
+		{ "a fail=prepare", -1, "bad value 'fail=prepare'" },
+		{ "a fail=sleep", -1, "bad value 'fail=sleep'" },
+		{ "a suspend=-1", -1, "bad value 'suspend=-1'" },
+		{ "a resume=1x", -1, "bad value 'resume=1x'" },
+		{ "a resume_noirq=", -1, "bad value 'resume_noirq='" },
+		{ "a =1", -1, "field '=1' is not key=value" },
+		{ "a parent", -1, "field 'parent' is not key=value" },
+		{ "a speed=9", -1, "unknown topology key 'speed'" },
+	};
+	char line[128], err[128];
+	struct topo_dev t;
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		int rc;
+
+		snprintf(line, sizeof(line), "%s", bad[i].line);
+		err[0] = 0;
+		rc = topo_parse(line, &t, err, sizeof(err));
+		if (rc != bad[i].rc || (bad[i].err && !strstr(err, bad[i].err))) {
+			diag("topo: '%s': %d '%s'", bad[i].line, rc, err);
+			continue;
+		}
+		n++;
+	}
+	ok(n == (int)(sizeof(bad) / sizeof(bad[0])),
+	   "topo: blank lines, comments and %d bad lines, each with its reason",
+	   (int)(sizeof(bad) / sizeof(bad[0])) - 2);
+
+	snprintf(line, sizeof(line), "%s",
+		 "dev-1.x:y parent=p async=0 pm=late suppliers=s1,s2 "
+		 "fail=freeze_late suspend=5 resume_noirq=7 # c=1");
+	ok(topo_parse(line, &t, err, sizeof(err)) == 1 &&
+	   !strcmp(t.name, "dev-1.x:y") && !strcmp(t.parent, "p") &&
+	   !t.async && t.pm == TOPO_PM_LATE &&
+	   !strcmp(t.suppliers, "s1,s2") && t.fail == PH_SUSPEND_LATE &&
+	   t.us[PH_SUSPEND] == 5 && t.us[PH_RESUME_NOIRQ] == 7 &&
+	   t.us[PH_RESUME] == 0,
+	   "topo: every key read, a fail phase of any family, a comment cut");
+	snprintf(line, sizeof(line), "%s", "r pm=0 fail=none");
+	ok(topo_parse(line, &t, err, sizeof(err)) == 1 && !t.parent &&
+	   !t.suppliers && t.async && t.pm == TOPO_PM_OFF && t.fail < 0,
+	   "topo: defaults async=1, no parent, no supplier; fail=none; pm=0");
 }
 
 /*
@@ -2816,6 +2880,7 @@ int main(int argc, char **argv)
 	test_sim_slots();
 	test_cpath_lib();
 	test_jsonw_lib();
+	test_topo_lib();
 	test_policy_seed();
 	test_policy_first_child();
 	test_policy_links();
