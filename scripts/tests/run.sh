@@ -966,6 +966,55 @@ PATH="$T/bb:$PATH" bash -c '. "$1/guest/difflib.sh"
 ' _ "$H" "$T/elig" "$T/plan" >"$T/log" 2>&1
 ok $? "difflib: 300 plans hold a suspend, a hibernation and a failure its cycle runs; device-phase time, median"
 
+# The kselftest's check_report (its awk, busybox's as in the guest) on
+# recorded reports: each rule it enforces is one case that must fail, so
+# that a rewrite of the checker (issue 29) can be held to the same cases.
+# A function of pm_async.sh is taken out of it by its name.
+ks_fn() { sed -n "/^$1()\$/,/^}\$/p" "$H/../tools/testing/selftests/pm_async/pm_async.sh"; }
+mkdir -p "$T/cr"
+printf 'a suspend=10\nb parent=a async=0\nw parent=a pm=0\ndc direct_complete=1\n' >"$T/cr/topo"
+{
+	for d in a b; do
+		t=0
+		for ph in prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete; do
+			t=$((t + 10))
+			echo "$d $ph $t $((t + 5)) 0 task 0"
+		done
+	done
+	echo "dc prepare 1 2 0 task 1"
+	echo "dc complete 3 4 0 task 0"
+	echo "violations 0"
+} >"$T/cr/good"
+# case: sed program on the good report | arguments after REQUIRED ALLOWED | exit (0 or 1) | a line it prints
+cr_case()
+{
+	sed "$1" "$T/cr/good" >"$T/cr/report"
+	# shellcheck disable=SC2086 # the extra arguments are words
+	TMP=$T/cr check_report "prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete" "" $2 >"$T/cr/out"
+	rc=$?
+	if [ "$rc" != "$3" ] || { [ -n "$4" ] && ! grep -qF -- "$4" "$T/cr/out"; }; then
+		echo "case '$1' '$2': exit $rc, expected $3 and '$4':"; cat "$T/cr/out"; return 1
+	fi
+}
+PATH="$T/bb:$PATH" bash -c 'eval "$(cat "$1")"; T=$2; '"$(declare -f cr_case)"'
+	cr_case "" "" 0 "" &&
+	cr_case "/^b resume /d" "" 1 "# b resume: 0 lines, expected 1" &&
+	cr_case "/^a suspend /p" "" 1 "# unexpected line: a suspend" &&
+	cr_case "\$a w suspend 1 2 0 task 0" "" 1 "# unexpected line: w suspend" &&
+	cr_case "\$a x suspend 1 2 0 task 0" "" 1 "# unexpected line: x suspend" &&
+	cr_case "s/^a resume_early \(.*\) 0\$/a resume_early \1 -5/" "" 1 "# result -5, expected 0" &&
+	cr_case "s/^b suspend \(.*\) 0\$/b suspend \1 -5/" "b suspend" 0 "" &&
+	cr_case "" "b suspend" 1 "# result 0, expected -5" &&
+	cr_case "/^b suspend /d" "b suspend" 1 "# no line for the failing b suspend" &&
+	cr_case "s/^dc prepare \(.*\) 1\$/dc prepare \1 0/" "" 1 "# result 0, expected 1" &&
+	cr_case "/^dc complete/d" "" 1 "# dc complete: 0 lines, expected 1" &&
+	cr_case "s/^violations 0/violations 1/" "" 1 "# violations 1" &&
+	cr_case "/^violations/d" "" 1 "# violations -1" &&
+	cr_case "s/^violations 0/violations 1\nviolation: a suspend started before child b finished suspend/" "" 1 \
+		"# violation: a suspend started before child b finished suspend"
+' _ <(ks_fn check_report) "$T" >"$T/log" 2>&1
+ok $? "kselftest check_report: a full report passes; a missing, second or unknown line, a line of a no-PM device, a wrong result, a failure expected and absent, a violation each fail it"
+
 # make bench's drivers table (drivers-table.sh) on boots of drvbench.sh
 # made of the advisor's test logs: files back from the results, both
 # kernels and modes summarized, the advisor on each async log; equal

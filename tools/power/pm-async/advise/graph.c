@@ -300,42 +300,15 @@ static void graph_apply_paths(struct graph *g, const struct pmlog *log)
 int graph_from_log(struct graph *g, const struct pmlog *log, int cycle,
 		   double scale)
 {
-	int i, ph, first_ph = -1, counter[NPHASES] = { 0 };
-	struct strmap pids;
-	int best = -1, bestn = 0, total = 0;
+	int i, ph, counter[NPHASES] = { 0 };
 
 	g->scale = scale;
-	/* the PM task: the PID most callbacks of the first phase ran in */
-	for (i = 0; i < log->ncb; i++)
-		if (log->cb[i].cycle == cycle && log->cb[i].phase >= 0 &&
-		    (first_ph < 0 || log->cb[i].phase < first_ph))
-			first_ph = log->cb[i].phase;
-	strmap_init(&pids);
-	for (i = 0; i < log->ncb; i++) {
-		const struct cbrec *r = &log->cb[i];
-		char key[16];
-		int c;
-
-		if (r->cycle != cycle || r->phase != first_ph || r->pid < 0)
-			continue;
-		snprintf(key, sizeof(key), "%d", r->pid);
-		c = strmap_get(&pids, key, 0) + 1;
-		strmap_set(&pids, key, c);
-		total++;
-		if (c > bestn) {
-			bestn = c;
-			best = r->pid;
-		}
-	}
-	strmap_free(&pids);
-	g->pm_pid = best;
-	g->pm_pid_count = bestn;
-	g->pm_pid_total = total;
-	g->pm_pid_phase = first_ph;
-	if (bestn < 3)
+	g->pm_pid = pmlog_pm_task(log, cycle, &g->pm_pid_phase,
+				  &g->pm_pid_count, &g->pm_pid_total);
+	if (g->pm_pid_count < 3)
 		graph_note(g, 0,
 			   "the PM task PID %d is a guess from only %d callback(s); sync/async may be wrong",
-			   best, bestn);
+			   g->pm_pid, g->pm_pid_count);
 
 	for (i = 0; i < log->ncb; i++) {
 		const struct cbrec *r = &log->cb[i];

@@ -1617,6 +1617,58 @@ double pmlog_observed(const struct pmlog *log, int cycle, int phase,
 	return NAN;
 }
 
+/**
+ * pmlog_pm_task() - the PID of the PM task in a cycle
+ * @log: the parsed log
+ * @cycle: the cycle
+ * @phase: gets the first phase with a callback in @cycle, -1 if none
+ *	(or NULL)
+ * @count: gets how many callbacks of that phase ran in the PID (or NULL)
+ * @total: gets how many callbacks of that phase have a PID (or NULL)
+ *
+ * The PM task runs every sync callback of a phase and starts the async
+ * ones: the PID most callbacks of the cycle's first phase ran in.
+ *
+ * Return: that PID, -1 if no callback of the phase has one.
+ */
+int pmlog_pm_task(const struct pmlog *log, int cycle, int *phase,
+		  int *count, int *total)
+{
+	struct strmap pids;
+	int i, first = -1, best = -1, bestn = 0, n = 0;
+	char key[16];
+
+	for (i = 0; i < log->ncb; i++)
+		if (log->cb[i].cycle == cycle && log->cb[i].phase >= 0 &&
+		    log->cb[i].phase < NPHASES &&
+		    (first < 0 || log->cb[i].phase < first))
+			first = log->cb[i].phase;
+	strmap_init(&pids);
+	for (i = 0; i < log->ncb; i++) {
+		const struct cbrec *r = &log->cb[i];
+		int c;
+
+		if (r->cycle != cycle || r->phase != first || r->pid < 0)
+			continue;
+		snprintf(key, sizeof(key), "%d", r->pid);
+		c = strmap_get(&pids, key, 0) + 1;
+		strmap_set(&pids, key, c);
+		n++;
+		if (c > bestn) {
+			bestn = c;
+			best = r->pid;
+		}
+	}
+	strmap_free(&pids);
+	if (phase)
+		*phase = first;
+	if (count)
+		*count = bestn;
+	if (total)
+		*total = n;
+	return best;
+}
+
 int pmlog_cycle_failed(const struct pmlog *log, int cycle)
 {
 	int i, ph, ab;

@@ -130,6 +130,8 @@ int pm_boundary_words(const char *m, char info[PM_WORD_MAX],
 double pmlog_observed(const struct pmlog *log, int cycle, int phase,
 		      int *aborted);
 int pmlog_cycle_failed(const struct pmlog *log, int cycle);
+int pmlog_pm_task(const struct pmlog *log, int cycle, int *phase,
+		  int *count, int *total);
 
 /*
  * MAJOR and MINOR of a kernel release ("7.3.4-1-amd64"): 1 if @release

@@ -40,37 +40,6 @@ static void hdr_add(struct cycle *c, int *cap, const char *key,
 	c->hdr[c->nhdr++].val = xstrdup(val);
 }
 
-/* the PID most callbacks of the first phase of @k ran in, -1 if none */
-static int pm_task(const struct pmlog *log, int k)
-{
-	struct strmap pids;
-	int i, first = -1, best = -1, bestn = 0;
-	char key[16];
-
-	for (i = 0; i < log->ncb; i++)
-		if (log->cb[i].cycle == k && log->cb[i].phase >= 0 &&
-		    log->cb[i].phase < NPHASES &&
-		    (first < 0 || log->cb[i].phase < first))
-			first = log->cb[i].phase;
-	strmap_init(&pids);
-	for (i = 0; i < log->ncb; i++) {
-		const struct cbrec *r = &log->cb[i];
-		int n;
-
-		if (r->cycle != k || r->phase != first || r->pid < 0)
-			continue;
-		snprintf(key, sizeof(key), "%d", r->pid);
-		n = strmap_get(&pids, key, 0) + 1;
-		strmap_set(&pids, key, n);
-		if (n > bestn) {
-			bestn = n;
-			best = r->pid;
-		}
-	}
-	strmap_free(&pids);
-	return best;
-}
-
 static int new_dev(struct cycle *c, char ***pname, int *cappn,
 		   const char *name, const char *parent)
 {
@@ -320,7 +289,7 @@ static struct cycle *log_cycle(const struct pmlog *log, int k,
 	struct cycle *c = xcalloc(1, sizeof(*c));
 	struct strmap bykey;
 	char **pname = NULL;
-	int i, cappn = 0, pm_pid = pm_task(log, k);
+	int i, cappn = 0, pm_pid = pmlog_pm_task(log, k, NULL, NULL, NULL);
 
 	c->fam[0] = -1;
 	c->fam[1] = -1;
