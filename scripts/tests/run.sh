@@ -1015,6 +1015,45 @@ PATH="$T/bb:$PATH" bash -c 'eval "$(cat "$1")"; T=$2; '"$(declare -f cr_case)"'
 ' _ <(ks_fn check_report) "$T" >"$T/log" 2>&1
 ok $? "kselftest check_report: a full report passes; a missing, second or unknown line, a line of a no-PM device, a wrong result, a failure expected and absent, a violation each fail it"
 
+# The campaigns' rl_check_report (scripts/guest/rlib.sh, with
+# rl_viol_unexpected and xfail) on the same report: its own rules (modes
+# good and fail, a level suspended and not resumed or the reverse, the
+# callbacks and violations it counts, violations below a no-PM device
+# expected with PM_ASYNC_XFAIL=no_pm_below, RL_IGNORE).
+rl_fn() { sed -n "/^$1()\$/,/^}\$/p" "$H/guest/rlib.sh"; }
+{ rl_fn xfail; rl_fn rl_viol_unexpected; rl_fn rl_check_report; grep '^RL_NOPM_RE=' "$H/guest/rlib.sh"; } >"$T/cr/rl.sh"
+# case: sed program | mode | exit | a line it prints | CALLBACKS VIOL after it
+rl_case()
+{
+	sed "$1" "$T/good" >"$RPT"
+	CALLBACKS=0 VIOL=0
+	rl_check_report "$2" >"$T/out"
+	rc=$?
+	if [ "$rc" != "$3" ] || { [ -n "$4" ] && ! grep -qF -- "$4" "$T/out"; } ||
+	   [ "$CALLBACKS $VIOL" != "$5" ]; then
+		echo "case '$1' $2: exit $rc, counts $CALLBACKS $VIOL, expected $3, $5 and '$4':"; cat "$T/out"; return 1
+	fi
+}
+PATH="$T/bb:$PATH" bash -c '. "$1"; T=$2/cr RPT=$2/cr/report
+	SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
+	'"$(declare -f rl_case)"'
+	rl_case "" good 0 "" "12 0" &&
+	rl_case "\$a x suspend 1 2 0 task 0" good 1 "# unknown device: x suspend" "12 0" &&
+	rl_case "s/^a resume \(.*\) 0\$/a resume \1 -3/" good 1 "# result -3: a resume" "12 0" &&
+	rl_case "s/^b suspend \(.*\) 0\$/b suspend \1 -5/" good 1 "# failure in a good cycle: b suspend" "12 0" &&
+	rl_case "/^b resume /d" good 1 "# b resume: 0 lines" "11 0" &&
+	rl_case "/^a suspend_noirq /d" good 1 "# a resumed at level 3 without having suspended" "11 0" &&
+	rl_case "/^a resume_early /d" good 1 "# a suspended at level 2 and never resumed" "11 0" &&
+	rl_case "" fail 1 "# no callback failed" "12 0" &&
+	rl_case "s/^b suspend \(.*\) 0\$/b suspend \1 -5/; /^b \(suspend_\|resume\)/d" fail 0 "" "7 0" &&
+	rl_case "/^dc /d" good 1 "# dc prepare: 0 lines" "12 0" &&
+	rl_case "s/^violations 0/violations 1\nviolation: a suspend started before child b finished suspend/" good 1 "# violations 1" "12 1" &&
+	PM_ASYNC_XFAIL=no_pm_below rl_case "s/^violations 0/violations 1\nviolation: b suspend_noirq: ancestor a is not done/" good 0 \
+		"as expected (PM_ASYNC_XFAIL=no_pm_below)" "12 1" &&
+	RL_IGNORE=x rl_case "\$a x suspend 1 2 0 task 0" good 0 "" "12 0"
+' _ "$T/cr/rl.sh" "$T" >"$T/log" 2>&1
+ok $? "rl_check_report: modes good and fail, an unknown device, a wrong result, a missing line, a level suspended and not resumed (and the reverse), violations (expected below a no-PM device with the XFAIL), RL_IGNORE; its counts"
+
 # make bench's drivers table (drivers-table.sh) on boots of drvbench.sh
 # made of the advisor's test logs: files back from the results, both
 # kernels and modes summarized, the advisor on each async log; equal
