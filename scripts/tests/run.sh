@@ -1054,6 +1054,15 @@ PATH="$T/bb:$PATH" bash -c '. "$1"; T=$2/cr RPT=$2/cr/report
 ' _ "$T/cr/rl.sh" "$T" >"$T/log" 2>&1
 ok $? "rl_check_report: modes good and fail, an unknown device, a wrong result, a missing line, a level suspended and not resumed (and the reverse), violations (expected below a no-PM device with the XFAIL), RL_IGNORE; its counts"
 
+# churn.sh's churn_where: the phase a time falls in, from the report's
+# callback times (prepare and complete left out), or the gap after one.
+sed -n '/^churn_where()$/,/^}$/p' "$H/guest/churn.sh" >"$T/cr/cw.sh"
+PATH="$T/bb:$PATH" bash -c '. "$1"; RPT=$2
+	w=""; for t in 5 20 22 27 45 52 80; do w="$w $(churn_where $t)"; done
+	[ "$w" = " before_suspend suspend suspend after_suspend suspend_noirq resume_noirq after_resume" ] ||
+		{ echo "got:$w"; exit 1; }' _ "$T/cr/cw.sh" "$T/cr/good" >"$T/log" 2>&1
+ok $? "churn_where: a time before, inside and between the phases of a report, and after the last"
+
 # make bench's drivers table (drivers-table.sh) on boots of drvbench.sh
 # made of the advisor's test logs: files back from the results, both
 # kernels and modes summarized, the advisor on each async log; equal
