@@ -158,7 +158,8 @@ int graph_from_topology(struct graph *g, FILE *f, const char *name,
 		if (t.pm != TOPO_PM_ON) {
 			snprintf(err, errlen,
 				 "%s:%d: pm=%s: only devices that take part in PM (pm=1) are modelled",
-				 name, lineno, t.pm == TOPO_PM_OFF ? "0" : "late");
+				 name, lineno,
+				 t.pm == TOPO_PM_OFF ? "0" : "late");
 			rc = -1;
 			break;
 		}

@@ -228,7 +228,8 @@ int pm_boundary_words(const char *m, char info[PM_WORD_MAX],
 		sp = m - 1;
 	} else {
 		wl = (size_t)(sp - m);
-		if (wl >= PM_WORD_MAX || memchr(sp + 1, ' ', (size_t)(of - sp - 1)))
+		if (wl >= PM_WORD_MAX ||
+		    memchr(sp + 1, ' ', (size_t)(of - sp - 1)))
 			return 0;
 		memcpy(info, m, wl);
 		info[wl] = '\0';
@@ -808,9 +809,11 @@ static int line_message(struct pstate *st, int lineno, char *m, double ts)
 		double ms;
 
 		if (pm_boundary_words(m, info, verb, &ms, &aborted)) {
-			ph = phase_of_boundary(info, verb, canon, sizeof(canon));
+			ph = phase_of_boundary(info, verb, canon,
+					       sizeof(canon));
 			if (ph != PH_NONE) {
-				add_boundary(st, lineno, ph, canon, ms, aborted);
+				add_boundary(st, lineno, ph, canon, ms,
+					     aborted);
 				return 1;
 			}
 		}

@@ -89,7 +89,8 @@ int topo_parse(char *line, struct topo_dev *t, char *err, size_t errlen)
 		char *eq = strchr(tok, '=');
 
 		if (!eq || eq == tok) {
-			snprintf(err, errlen, "field '%s' is not key=value", tok);
+			snprintf(err, errlen, "field '%s' is not key=value",
+				 tok);
 			return -1;
 		}
 		*eq = '\0';

@@ -30,7 +30,7 @@ struct topo_dev {
 	char *suppliers;	/* "A,B", NULL: none */
 	int async;		/* 1 unless async=0 */
 	int pm;			/* TOPO_PM_* */
-	int fail;		/* the phase_key[] index a callback fails in, -1 */
+	int fail;		/* phase_key[] index of fail=, -1 */
 	long long us[NPHASES];	/* a callback's time per phase_key[], 0 */
 };
 

@@ -212,7 +212,8 @@ static int parse_topology(struct parser *p, char *line)
 	if (t.parent) {
 		parent = find_dev(p, t.parent);
 		if (parent < 0)
-			return perr(p, p->line, "unknown parent '%s'", t.parent);
+			return perr(p, p->line, "unknown parent '%s'",
+				    t.parent);
 	}
 	GROW(c->dev, c->ndev, c->capdev);
 	d = &c->dev[c->ndev];

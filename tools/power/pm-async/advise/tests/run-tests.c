@@ -559,7 +559,8 @@ static void test_topo_lib(void)
 		snprintf(line, sizeof(line), "%s", bad[i].line);
 		err[0] = 0;
 		rc = topo_parse(line, &t, err, sizeof(err));
-		if (rc != bad[i].rc || (bad[i].err && !strstr(err, bad[i].err))) {
+		if (rc != bad[i].rc ||
+		    (bad[i].err && !strstr(err, bad[i].err))) {
 			diag("topo: '%s': %d '%s'", bad[i].line, rc, err);
 			continue;
 		}
