@@ -11,6 +11,20 @@
 #include "numarg.h"
 #include "xalloc.h"
 
+/* Whole-string decimal integer; "12x", "" and overflow are rejected. */
+int parse_ll(const char *s, long long *v)
+{
+	char *end;
+
+	if (!*s)
+		return -1;
+	errno = 0;
+	*v = strtoll(s, &end, 10);
+	if (errno || *end)
+		return -1;
+	return 0;
+}
+
 void usage_error(const char *fmt, ...)
 {
 	va_list ap;

@@ -13,6 +13,8 @@
 
 #define EXIT_USAGE 2
 
+/* a whole-string decimal integer: 0, or -1 for "", "12x" or overflow */
+int parse_ll(const char *s, long long *v);
 /* an integer in [lo, hi] */
 long arg_long(const char *opt, const char *val, long lo, long hi);
 /* a finite number in [lo, hi] */

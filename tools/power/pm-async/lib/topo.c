@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* The lab's topology file, one line at a time (see topo.h). */
-#include <errno.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
+#include "numarg.h"
 #include "topo.h"
 
 int lab_name_char(int c)
@@ -52,11 +51,7 @@ static int topo_key(struct topo_dev *t, const char *key, char *val,
 			t->fail = ph;
 		}
 	} else if ((ph = phase_from_key(key)) >= 0) {
-		char *end;
-
-		errno = 0;
-		t->us[ph] = strtoll(val, &end, 10);
-		if (!*val || *end || errno || t->us[ph] < 0)
+		if (parse_ll(val, &t->us[ph]) || t->us[ph] < 0)
 			goto bad;
 	} else {
 		snprintf(err, errlen, "unknown topology key '%s'", key);

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "numarg.h"
 #include "pmlog.h"
 #include "quote.h"
 #include "strmap.h"
@@ -111,7 +112,6 @@ struct input {
 };
 
 /* util.c */
-int parse_ll(const char *s, long long *v);
 const char *cycle_phase_name(const struct cycle *c, int slot);
 const char *hdr_get(const struct cycle *c, const char *key);
 int sel_valid(const char *sel);

@@ -1,30 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Small helpers: a number check, a cycle's phase names and header.
- * Allocation, the name map, the phase tables and the lab's name rule are
- * in ../lib.
+ * Small helpers: a cycle's phase names and header.  Allocation, the
+ * number check, the name map, the phase tables and the lab's name rule
+ * are in ../lib.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "report.h"
 
 const char *const xalloc_name = "pm-async-report";
-
-/* Whole-string decimal integer; "12x", "" and overflow are rejected. */
-int parse_ll(const char *s, long long *v)
-{
-	char *end;
-
-	if (!*s)
-		return -1;
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	if (errno || *end)
-		return -1;
-	return 0;
-}
 
 const char *cycle_phase_name(const struct cycle *c, int slot)
 {
