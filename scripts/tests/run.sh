@@ -969,8 +969,16 @@ ok $? "difflib: 300 plans hold a suspend, a hibernation and a failure its cycle 
 # The kselftest's check_report (its awk, busybox's as in the guest) on
 # recorded reports: each rule it enforces is one case that must fail, so
 # that a rewrite of the checker (issue 29) can be held to the same cases.
-# A function of pm_async.sh is taken out of it by its name.
-ks_fn() { sed -n "/^$1()\$/,/^}\$/p" "$H/../tools/testing/selftests/pm_async/pm_async.sh"; }
+# fn_of SCRIPT NAME...: the functions NAME of a shell script, as written
+# there ("NAME()" to the first "}" in column 1).
+fn_of()
+{
+	local f=$1 name
+
+	shift
+	for name; do sed -n "/^$name()\$/,/^}\$/p" "$f"; done
+}
+ks_fn() { fn_of "$H/../tools/testing/selftests/pm_async/pm_async.sh" "$@"; }
 mkdir -p "$T/cr"
 printf 'a suspend=10\nb parent=a async=0\nw parent=a pm=0\ndc direct_complete=1\n' >"$T/cr/topo"
 {
@@ -1020,8 +1028,7 @@ ok $? "kselftest check_report: a full report passes; a missing, second or unknow
 # good and fail, a level suspended and not resumed or the reverse, the
 # callbacks and violations it counts, violations below a no-PM device
 # expected with PM_ASYNC_XFAIL=no_pm_below, RL_IGNORE).
-rl_fn() { sed -n "/^$1()\$/,/^}\$/p" "$H/guest/rlib.sh"; }
-{ rl_fn xfail; rl_fn rl_viol_unexpected; rl_fn rl_check_report; grep '^RL_NOPM_RE=' "$H/guest/rlib.sh"; } >"$T/cr/rl.sh"
+{ fn_of "$H/guest/rlib.sh" xfail rl_viol_unexpected rl_check_report; grep '^RL_NOPM_RE=' "$H/guest/rlib.sh"; } >"$T/cr/rl.sh"
 # case: sed program | mode | exit | a line it prints | CALLBACKS VIOL after it
 rl_case()
 {
@@ -1056,7 +1063,7 @@ ok $? "rl_check_report: modes good and fail, an unknown device, a wrong result, 
 
 # churn.sh's churn_where: the phase a time falls in, from the report's
 # callback times (prepare and complete left out), or the gap after one.
-sed -n '/^churn_where()$/,/^}$/p' "$H/guest/churn.sh" >"$T/cr/cw.sh"
+fn_of "$H/guest/churn.sh" churn_where >"$T/cr/cw.sh"
 PATH="$T/bb:$PATH" bash -c '. "$1"; RPT=$2
 	w=""; for t in 5 20 22 27 45 52 80; do w="$w $(churn_where $t)"; done
 	[ "$w" = " before_suspend suspend suspend after_suspend suspend_noirq resume_noirq after_resume" ] ||
@@ -1067,7 +1074,7 @@ ok $? "churn_where: a time before, inside and between the phases of a report, an
 # (DEV started within the shortest sync callback after the phase's first
 # start), started_by (one callback started before another ended) and
 # busy_overlap (two callbacks of a phase overlap for half the shorter).
-{ ks_fn starts_early; ks_fn started_by; ks_fn busy_overlap; } >"$T/cr/order.sh"
+ks_fn starts_early started_by busy_overlap >"$T/cr/order.sh"
 PATH="$T/bb:$PATH" bash -c '. "$1"; TMP=$2
 	printf "s1 suspend 100 300 0 task 0\ns2 suspend 300 600 0 task 0\nl suspend 150 160 1 worker 0\nm suspend 310 320 1 worker 0\n" >"$TMP/report"
 	starts_early l suspend s1 s2 >/dev/null && ! starts_early m suspend s1 s2 >/dev/null &&
