@@ -77,8 +77,7 @@ if [ -n "${u0:-}" ]; then
 	echo "# kworkers after cycle $warm: $k0, after cycle $c: $(kworkers)"
 	slabs >"$T/slab1"
 	if [ $kasan = 1 ]; then
-		echo "ok $((N_TEST + 1)) soak: slab growth # SKIP KASAN quarantine holds freed objects (SOAK_FLAVOUR=slab for this check)"
-		N_TEST=$((N_TEST + 1))
+		rl_skip "soak: slab growth" "KASAN quarantine holds freed objects (SOAK_FLAVOUR=slab for this check)"
 	elif [ -s "$T/slab1" ]; then
 		# kB of growth per cache, the caches that come with tasks apart;
 		# the last line is "TASK_KB OTHER_KB"
@@ -112,8 +111,7 @@ if [ -e $RL_KML ]; then
 		rl_result 1 "soak: the kmemleak scan failed (kmemleak disabled?), no leak verdict"
 	fi
 else
-	echo "ok $((N_TEST + 1)) soak: kmemleak # SKIP not in this kernel"
-	N_TEST=$((N_TEST + 1))
+	rl_skip "soak: kmemleak" "not in this kernel"
 fi
 rl_summary soak
 rl_fini

@@ -1070,23 +1070,27 @@ PATH="$T/bb:$PATH" bash -c '. "$1"; RPT=$2
 		{ echo "got:$w"; exit 1; }' _ "$T/cr/cw.sh" "$T/cr/good" >"$T/log" 2>&1
 ok $? "churn_where: a time before, inside and between the phases of a report, and after the last"
 
-# The kselftest's time-order checks on made-up reports (ns): starts_early
-# (DEV started within the shortest sync callback after the phase's first
-# start), started_by (one callback started before another ended) and
-# busy_overlap (two callbacks of a phase overlap for half the shorter).
+# The kselftest's order checks on made-up reports (ns): starts_early (DEV
+# started before the first of the sync devices ended: l does, at 200, after
+# more than s2's whole callback from the phase's start; m, at 310, does
+# not), started_by (one callback started before another ended) and
+# busy_overlap (one callback of a phase started before another ended;
+# callbacks that only touch do not).
 ks_fn starts_early started_by busy_overlap >"$T/cr/order.sh"
 PATH="$T/bb:$PATH" bash -c '. "$1"; TMP=$2
-	printf "s1 suspend 100 300 0 task 0\ns2 suspend 300 600 0 task 0\nl suspend 150 160 1 worker 0\nm suspend 310 320 1 worker 0\n" >"$TMP/report"
-	starts_early l suspend s1 s2 >/dev/null && ! starts_early m suspend s1 s2 >/dev/null &&
-		! starts_early x suspend s1 s2 >/dev/null &&
-		starts_early l suspend s1 s2 | grep -q "^# l suspend started 0.0 ms into the phase, sync callbacks take 0.0 ms" &&
+	printf "s1 suspend 100 300 0 task 0\ns2 suspend 300 350 0 task 0\nl suspend 200 260 1 worker 0\nm suspend 310 320 1 worker 0\n" >"$TMP/report"
+	starts_early l suspend s1 s2 && ! starts_early m suspend s1 s2 >/dev/null &&
+		! starts_early x suspend s1 s2 >/dev/null && ! starts_early l suspend y >/dev/null &&
+		[ -z "$(starts_early l suspend s2 s1)" ] &&
+		starts_early m suspend s2 s1 | grep -q "^# m suspend started 0.0 ms after s1, the first sync device, ended$" &&
 		started_by l suspend s1 suspend && ! started_by m suspend s1 suspend >/dev/null &&
 		! started_by x suspend s1 suspend >/dev/null &&
-		busy_overlap suspend && printf "a resume 0 100 0 worker 0\nb resume 60 200 1 worker 0\n" >"$TMP/report" &&
+		busy_overlap suspend && printf "a resume 0 100 0 worker 0\nb resume 100 200 1 worker 0\n" >"$TMP/report" &&
 		! busy_overlap resume >/dev/null &&
-		printf "a resume 0 100 0 worker 0\nb resume 50 200 1 worker 0\n" >"$TMP/report" && busy_overlap resume' \
+		busy_overlap resume | grep -q "^# resume: no two of the 2 callbacks ran side by side$" &&
+		printf "a resume 0 100 0 worker 0\nb resume 99 200 1 worker 0\n" >"$TMP/report" && busy_overlap resume' \
 	_ "$T/cr/order.sh" "$T/cr" >"$T/log" 2>&1
-ok $? "kselftest time-order checks: starts_early, started_by, busy_overlap on made-up reports, each way"
+ok $? "kselftest order checks: starts_early, started_by, busy_overlap on made-up reports, each way"
 
 # make bench's drivers table (drivers-table.sh) on boots of drvbench.sh
 # made of the advisor's test logs: files back from the results, both

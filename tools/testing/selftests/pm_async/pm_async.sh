@@ -638,11 +638,9 @@ EOF
 # ---------------------------------------------------------------------------
 # 3b. dependencies that take no part in PM
 
-# starts_early DEV PHASE SYNCDEV...: DEV's PHASE started less than the
-# shortest PHASE callback of the SYNCDEVs after the phase's first callback,
-# so before the first of them ended (durations as measured in the same
-# transition: TCG stretches sleeps).  Behind the sync devices it would
-# start after all of them, three times that.
+# starts_early DEV PHASE SYNCDEV...: DEV's PHASE started before the first
+# of the SYNCDEVs' PHASE callbacks ended.  An order, not a time: behind the
+# sync devices DEV would start after all of them ended.
 starts_early()
 {
 	dev=$1
@@ -650,19 +648,18 @@ starts_early()
 	shift 2
 	awk -v d="$dev" -v p="$ph" -v syncs="$*" '
 	BEGIN { n = split(syncs, s, " "); for (i = 1; i <= n; i++) sy[s[i]] = 1 }
-	$2 == p {
-		if (!seen++ || $3 < lo) lo = $3
-		if ($1 == d) { st = $3; found = 1 }
-		if ($1 in sy && (!nmin++ || $4 - $3 < min)) min = $4 - $3
-	}
+	$2 == p && $1 == d { st = $3; found = 1 }
+	$2 == p && $1 in sy && (!nend++ || $4 < end) { end = $4; first = $1 }
 	END {
-		if (!found || !nmin) {
+		if (!found || !nend) {
 			print "# no " p " line for " d " or for the sync devices"
 			exit 1
 		}
-		printf "# %s %s started %.1f ms into the phase, sync callbacks take %.1f ms\n",
-			d, p, (st - lo) / 1e6, min / 1e6
-		exit !(st - lo < min)
+		if (st < end)
+			exit 0
+		printf "# %s %s started %.1f ms after %s, the first sync device, ended\n",
+			d, p, (st - end) / 1e6, first
+		exit 1
 	}' "$TMP/report"
 }
 
@@ -1755,21 +1752,17 @@ kick_chains()
 }
 
 # busy_overlap PHASE: two callbacks of PHASE in the last report ran side by
-# side for at least half of the shorter one.
+# side: one started before the other ended.  Callbacks that busy-wait one
+# after another on one CPU never do.
 busy_overlap()
 {
 	awk -v ph="$1" '
 	$2 == ph { n++; s[n] = $3; e[n] = $4 }
 	END {
 		for (i = 1; i <= n; i++)
-			for (j = i + 1; j <= n; j++) {
-				lo = s[i] > s[j] ? s[i] : s[j]
-				hi = e[i] < e[j] ? e[i] : e[j]
-				li = e[i] - s[i]
-				lj = e[j] - s[j]
-				if (hi - lo >= (li < lj ? li : lj) / 2)
+			for (j = i + 1; j <= n; j++)
+				if (s[i] < e[j] && s[j] < e[i])
 					exit 0
-			}
 		print "# " ph ": no two of the " n " callbacks ran side by side"
 		exit 1
 	}' "$TMP/report"
@@ -2198,8 +2191,8 @@ test_contract()
 	# or more, some run side by side, as on mainline's unbound workqueue.
 	# A workqueue that keeps them on one CPU runs them one after another
 	# (each holds up the next until it is done).  Checked in suspend and
-	# resume of three transitions: in each phase two callbacks overlap for
-	# at least half of the shorter one.
+	# resume of three transitions: in each phase one callback starts
+	# before another one ends.
 	if [ "$(grep -c '^processor' /proc/cpuinfo)" -ge 2 ]; then
 		: >"$TMP/in.topo"
 		for i in 1 2 3 4 5 6 7 8; do
@@ -2463,11 +2456,15 @@ test_hidden()
 		cycle freeze && d1=$(ts_suspend_ms)
 		set_pm_async 0
 		cycle freeze && d0=$(ts_suspend_ms)
-		[ "${d1:-0}" -ge 200 ] && [ "${d0:-999}" -lt 200 ] && err=0
+		# The hidden wait adds ten times ts's own 20 ms: async, ts
+		# takes more than three times its pm_async=0 time of the
+		# same run (TCG stretches sleeps, so no configured time).
+		[ -n "${d0:-}" ] && [ -n "${d1:-}" ] && [ "$d0" -gt 0 ] &&
+			[ "$d1" -gt $((3 * d0)) ] && err=0
 		[ $err = 0 ] || ktap_print_msg "ts suspend: async ${d1:-?} ms, sync ${d0:-?} ms"
 	fi
 	result $err "hidden: slow=200000: async ts suspend succeeds after"\
-" >= 200 ms more, pm_async=0 does not wait"
+" waiting, more than 3x its pm_async=0 time"
 
 	err=1
 	topo_from "gpio0 suspend=500 resume=20000\nts suspend=500 resume=500 hidden=resume:gpio0\n"
