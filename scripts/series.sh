@@ -6,8 +6,10 @@
 # out/series/N-NAME/, each numbered from 1 with a cover letter of its own
 # (patches/cover-NAME.txt: a "Subject: " line, then the text).  Each
 # posting applies with git am on top of the ones before it.  The cover
-# letter of a posting whose text holds the line "@BENCH@" gets the newest
-# "make bench" table there (out/bench/*/table.txt), or says there is none.
+# letter of a posting whose text holds the line "@BENCH@" gets there the
+# newest "make bench" table (out/bench/*/table.txt) of a run that compared
+# stock with patched (runs of other kernels only, such as one patch
+# against another, are left out), or says there is none.
 #
 #   SERIES_VERSION  patch version for the subject prefix (default 1)
 
@@ -36,9 +38,14 @@ postings()
 
 bench_table()
 {
-	local bench
+	local t bench=""
 
-	bench=$(ls -t "$TOP"/out/bench/*/table.txt 2>/dev/null | head -n 1 || true)
+	for t in $(ls -t "$TOP"/out/bench/*/table.txt 2>/dev/null); do
+		if grep -q '^async stock ' "$t" && grep -q '^async pm-async ' "$t"; then
+			bench=$t
+			break
+		fi
+	done
 	if [ -n "$bench" ]; then
 		echo "From 'make bench' ($(basename "$(dirname "$bench")")), Debian $(debian_version),"
 		echo "QEMU TCG, 2 vCPUs, stock and patched kernels built with the same"
@@ -46,7 +53,7 @@ bench_table()
 		echo
 		sed 's/^/  /' "$bench"
 	else
-		echo "No benchmark has been run in this checkout: run 'make bench'."
+		echo "No 'make bench' run against stock in this checkout: run 'make bench'."
 	fi
 }
 

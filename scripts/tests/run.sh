@@ -231,9 +231,22 @@ PMA_TOP=$top2 PMA_BUILD=$T/build2 "$H/series.sh" >"$T/log" 2>&1 &&
 	grep -q '^Subject: \[PATCH 1/1\] PM: sleep: fix$' "$top2"/out/series/1-fixes/0001-*.patch &&
 	grep -q '^Subject: \[PATCH 1/1\] PM: sleep: lab$' "$top2"/out/series/2-lab/0001-*.patch &&
 	grep -q '^Subject: \[RFC PATCH 0/1\] The engine$' "$top2/out/series/3-engine/0000-cover-letter.patch" &&
-	grep -q "^No benchmark has been run" "$top2/out/series/3-engine/0000-cover-letter.patch" &&
+	grep -q "^No .make bench. run against stock" "$top2/out/series/3-engine/0000-cover-letter.patch" &&
 	! grep -q '@BENCH@\|BLURB HERE' "$top2"/out/series/*/0000-cover-letter.patch
 ok $? "series: one directory per posting, numbered from 1, its own cover letter and prefix"
+
+# "@BENCH@" takes the newest table of a run against stock, not a newer
+# run of other kernels (one patch against the next).
+mkdir -p "$top2/out/bench/r1" "$top2/out/bench/r2"
+printf 'Profile chain\nasync stock  10  70.0\nasync pm-async  10  60.0\n' >"$top2/out/bench/r1/table.txt"
+printf 'Profile chain\nasync e12  10  61.0\nasync pm-async  10  60.0\n' >"$top2/out/bench/r2/table.txt"
+touch -d '1 hour ago' "$top2/out/bench/r1/table.txt"
+PMA_TOP=$top2 PMA_BUILD=$T/build2 "$H/series.sh" >"$T/log" 2>&1 &&
+	c=$top2/out/series/3-engine/0000-cover-letter.patch &&
+	grep -q "^From 'make bench' (r1)" "$c" && grep -q '^  async stock  10  70.0$' "$c" && ! grep -q e12 "$c" &&
+	rm "$top2/out/bench/r1/table.txt" && PMA_TOP=$top2 PMA_BUILD=$T/build2 "$H/series.sh" >"$T/log" 2>&1 &&
+	grep -q "^No .make bench. run against stock" "$c"
+ok $? "series: the cover letter's bench table is the newest run against stock"
 
 # The kselftest suspends the machine's devices only when asked: without
 # PM_ASYNC_SUSPEND=1 it skips before touching anything.  Stand-in KTAP
