@@ -283,6 +283,8 @@ static void rank_singles(const struct graph *g, const struct sim_params *p,
 		for (ph = 0; ph < NPHASES; ph++) {
 			it->ph_saving_us[ph] = a->base_us[ph] - t[ph];
 			it->saving_us += it->ph_saving_us[ph];
+			it->side_saving_us[!phase_is_suspend(ph)] +=
+				it->ph_saving_us[ph];
 		}
 	}
 	free(c);

@@ -191,7 +191,7 @@ static void json_advice(struct jw *w, const struct analysis *a)
 {
 	const struct graph *g = a->g;
 	char lb[300];
-	int i, ph;
+	int i;
 
 	jw_obj(w, "ranking", JW_FLAT);
 	jw_int(w, "sync_devices", a->adv.nitems);
@@ -202,25 +202,18 @@ static void json_advice(struct jw *w, const struct analysis *a)
 	jw_arr(w, "advice", JW_BLOCK);
 	for (i = 0; i < a->adv.nitems; i++) {
 		const struct advice_item *it = &a->adv.items[i];
-		double ss = 0, rs = 0;
 		char *path, *full;
 		int complete;
 
 		if (it->saving_us < 0.5)
 			continue;
-		for (ph = 0; ph < NPHASES; ph++) {
-			if (phase_is_suspend(ph))
-				ss += it->ph_saving_us[ph];
-			else
-				rs += it->ph_saving_us[ph];
-		}
 		path = sysfs_path(g, it->dev, &complete);
 		full = xasprintf("%s/power/async", path);
 		jw_obj(w, NULL, JW_FLAT);
 		jw_str(w, "device", dev_label(g, it->dev, lb, sizeof(lb)));
 		jw_num(w, "saving_ms", it->saving_us / 1e3);
-		jw_num(w, "suspend_side_ms", ss / 1e3);
-		jw_num(w, "resume_side_ms", rs / 1e3);
+		jw_num(w, "suspend_side_ms", it->side_saving_us[0] / 1e3);
+		jw_num(w, "resume_side_ms", it->side_saving_us[1] / 1e3);
 		jw_str(w, "sysfs", full);
 		jw_bool(w, "sysfs_reconstructed", 1);
 		jw_bool(w, "sysfs_root_known", complete);

@@ -212,6 +212,7 @@ struct advice_item {
 	int simulated;		/* its saving was simulated, else 0 */
 	double saving_us;
 	double ph_saving_us[NPHASES];
+	double side_saving_us[2];	/* suspend side, resume side */
 };
 
 struct advice {

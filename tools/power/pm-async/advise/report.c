@@ -660,7 +660,6 @@ void report_text(FILE *f, const struct analysis *a)
 			a->side_name[0], a->side_name[1], "device");
 		for (i = 0; i < a->adv.nitems; i++) {
 			const struct advice_item *it = &a->adv.items[i];
-			double ss = 0, rs = 0;
 
 			if (it->on_path && !it->simulated) {
 				unsim++;
@@ -672,14 +671,10 @@ void report_text(FILE *f, const struct analysis *a)
 			}
 			if (shown >= a->top)
 				continue;
-			for (ph = 0; ph < NPHASES; ph++) {
-				if (phase_is_suspend(ph))
-					ss += it->ph_saving_us[ph];
-				else
-					rs += it->ph_saving_us[ph];
-			}
 			fprintf(f, "  %4d %10.3f %10.3f %10.3f  %s\n", ++shown,
-				it->saving_us / 1e3, ss / 1e3, rs / 1e3,
+				it->saving_us / 1e3,
+				it->side_saving_us[0] / 1e3,
+				it->side_saving_us[1] / 1e3,
 				dev_label(g, it->dev, lb, sizeof(lb)));
 		}
 		if (!a->adv.nitems)

@@ -1238,6 +1238,26 @@ static void log_init(struct pmlog *log, const char *name, struct pstate *st)
 }
 
 /*
+ * The end of a parser's read loop: the line counts into @log, @lr freed.
+ * Return: 0, or PARSE_IOERR (@st freed, the message in @err) if the loop
+ * ended with a read error (@rc).
+ */
+static int log_read_end(struct pmlog *log, struct pstate *st,
+			struct line_reader *lr, int rc, int lineno,
+			char *err, size_t errlen)
+{
+	log->too_long = (int)lr->too_long;
+	lr_free(lr);
+	log->nlines = lineno;
+	if (rc != LR_ERROR)
+		return 0;
+	snprintf(err, errlen, "%s: read error after line %d: %s",
+		 log->name, lineno, strerror(errno));
+	pstate_free(st);
+	return PARSE_IOERR;
+}
+
+/*
  * Kernel log lines: dmesg (also "dmesg -x" and "-r"), syslog or
  * "journalctl -k" text, and "journalctl -o json" (one entry per line:
  * its MESSAGE and _SOURCE_MONOTONIC_TIMESTAMP).
@@ -1275,17 +1295,10 @@ int pmlog_parse_dmesg(FILE *f, const char *name, struct pmlog *log,
 		else
 			log->skipped++;
 	}
-	log->too_long = (int)lr.too_long;
-	lr_free(&lr);
-	log->nlines = lineno;
 	if (json)
 		log->format |= FMT_JOURNAL;
-	if (rc == LR_ERROR) {
-		snprintf(err, errlen, "%s: read error after line %d: %s",
-			 log->name, lineno, strerror(errno));
-		pstate_free(&st);
+	if (log_read_end(log, &st, &lr, rc, lineno, err, errlen))
 		return PARSE_IOERR;
-	}
 	finish(&st);
 	too_long_note(log, note, sizeof(note));
 	if (!log->ncb && !log->nbd && jsonish > json) {
@@ -1516,15 +1529,8 @@ int pmlog_parse_ftrace(FILE *f, const char *name, struct pmlog *log,
 		else
 			log->skipped++;
 	}
-	log->too_long = (int)lr.too_long;
-	lr_free(&lr);
-	log->nlines = lineno;
-	if (rc == LR_ERROR) {
-		snprintf(err, errlen, "%s: read error after line %d: %s",
-			 log->name, lineno, strerror(errno));
-		pstate_free(&st);
+	if (log_read_end(log, &st, &lr, rc, lineno, err, errlen))
 		return PARSE_IOERR;
-	}
 	/* callbacks were assigned when they started */
 	st.pend_cb = log->ncb;
 	finish(&st);

@@ -248,11 +248,7 @@ static void log_header(struct cycle *c, const char *path, const char *rel,
 	if (*rel)
 		hdr_add(c, &cap, "version", rel);
 	c->number = number;
-	c->kernel = hdr_get(c, "kernel");
-	c->profile = hdr_get(c, "profile");
-	c->mode = hdr_get(c, "mode");
-	c->transition = hdr_get(c, "transition");
-	c->version = hdr_get(c, "version");
+	hdr_fields(c);
 	c->file = hdr_get(c, "file");
 }
 

@@ -131,11 +131,7 @@ static int header_required(struct parser *p, struct cycle *c)
 		return perr(p, c->line, "bad cycle number '%s'",
 			    hdr_get(c, "cycle"));
 	c->number = num;
-	c->kernel = hdr_get(c, "kernel");
-	c->profile = hdr_get(c, "profile");
-	c->mode = hdr_get(c, "mode");
-	c->version = hdr_get(c, "version");
-	c->transition = hdr_get(c, "transition");
+	hdr_fields(c);
 	c->sync = !strcmp(c->mode, "sync");
 	return 0;
 }

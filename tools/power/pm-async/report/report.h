@@ -114,6 +114,7 @@ struct input {
 /* util.c */
 const char *cycle_phase_name(const struct cycle *c, int slot);
 const char *hdr_get(const struct cycle *c, const char *key);
+void hdr_fields(struct cycle *c);
 int sel_valid(const char *sel);
 int cycle_match(const struct cycle *c, const char *sel);
 const char *kernel_label(const char *kernel);

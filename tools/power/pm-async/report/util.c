@@ -26,6 +26,16 @@ const char *hdr_get(const struct cycle *c, const char *key)
 	return NULL;
 }
 
+/* The header's named fields of @c (NULL where the header has no such key). */
+void hdr_fields(struct cycle *c)
+{
+	c->kernel = hdr_get(c, "kernel");
+	c->profile = hdr_get(c, "profile");
+	c->mode = hdr_get(c, "mode");
+	c->version = hdr_get(c, "version");
+	c->transition = hdr_get(c, "transition");
+}
+
 /* A selector is "key=value[,key=value...]" with non-empty keys. */
 int sel_valid(const char *sel)
 {

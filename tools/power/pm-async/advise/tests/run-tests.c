@@ -523,6 +523,38 @@ static void test_jsonw_lib(void)
 }
 
 /*
+ * A read error ends either log parser with PARSE_IOERR and the line it
+ * came after (a directory opened as a file reads as EISDIR).
+ */
+static void test_pmlog_read_error(void)
+{
+	int ftrace;
+
+	for (ftrace = 0; ftrace < 2; ftrace++) {
+		FILE *f = fopen(logdir, "r");
+		struct pmlog log;
+		char err[256] = "";
+		int r = -1;
+
+		if (f) {
+			if (ftrace)
+				r = pmlog_parse_ftrace(f, "D", &log, err,
+						       sizeof(err));
+			else
+				r = pmlog_parse_dmesg(f, "D", &log, err,
+						      sizeof(err));
+			fclose(f);
+			pmlog_free(&log);
+		}
+		if (!ok(r == PARSE_IOERR &&
+			!strcmp(err, "D: read error after line 0: Is a directory"),
+			"pmlog: a read error ends the %s parser with PARSE_IOERR",
+			ftrace ? "ftrace" : "dmesg"))
+			diag("got %d: %s", r, err);
+	}
+}
+
+/*
  * lib/topo.c: the one reader of a lab topology line, for both tools (the
  * report's tests read the same lines through pm-async-report).
  */
@@ -2882,6 +2914,7 @@ int main(int argc, char **argv)
 	test_cpath_lib();
 	test_jsonw_lib();
 	test_topo_lib();
+	test_pmlog_read_error();
 	test_policy_seed();
 	test_policy_first_child();
 	test_policy_links();
