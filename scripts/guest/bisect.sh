@@ -20,7 +20,7 @@
 LAB=/sys/kernel/debug/pm_async_test
 BISECT_TESTS=8
 
-if [ -z "${n:-}" ] && [ -z "${BISECT_LIB:-}" ]; then
+if [ -z "${N_TEST:-}" ] && [ -z "${BISECT_LIB:-}" ]; then
 	. /pma/tap.sh
 	echo "TAP version 13"
 	echo "1..$BISECT_TESTS"
@@ -105,4 +105,4 @@ bisect_case two 3 160 "codec dsp gpio0 ts" 100 100
 bisect_case two-60pct 10 400 "codec dsp gpio0 ts" 60 60
 rmmod pm_async_test 2>/dev/null
 
-[ -z "${bisect_alone:-}" ] || [ $n = $BISECT_TESTS ] || echo "# $n results for a plan of $BISECT_TESTS"
+[ -z "${bisect_alone:-}" ] || [ $N_TEST = $BISECT_TESTS ] || echo "# $N_TEST results for a plan of $BISECT_TESTS"

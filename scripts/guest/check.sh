@@ -10,6 +10,8 @@
 # vanish).  Exit status: 0 if every stream exited 0.
 # Arguments: names of the streams to run (default: all of them).
 
+. "$(dirname "$0")/tap.sh"
+
 ksft=${PMA_KSFT:-/kselftest/pm_async/pm_async.sh}
 status=0
 
@@ -19,6 +21,7 @@ stream()
 	shift
 	echo "@@TAP $name" 2>/dev/null >/dev/kmsg
 	echo "@@TAP $name"
+	N_TEST=0 BAD=0 SKIPS=0
 	"$@"
 	rc=$?
 	echo "@@TAPEND $name rc=$rc"
@@ -30,7 +33,7 @@ stream()
 missing()
 {
 	echo "1..1"
-	echo "not ok 1 $*"
+	nok "$*"
 	return 1
 }
 
@@ -45,14 +48,11 @@ kunit()
 	[ -n "$mods" ] || { missing "kunit: no KUnit module in this kernel ($(uname -r))"; return; }
 	echo "KTAP version 1"
 	echo "1..$(echo "$mods" | wc -l)"
-	i=0 bad=0
 	for ko in $mods; do
-		i=$((i + 1))
 		mod=$(basename "$ko" .ko)
 		before=$(ls /sys/kernel/debug/kunit 2>/dev/null)
 		if ! modprobe "$mod"; then
-			echo "not ok $i $mod # modprobe failed"
-			bad=1
+			nok "$mod # modprobe failed"
 			continue
 		fi
 		nsuite=0 ok=0
@@ -63,14 +63,9 @@ kunit()
 			grep -q '^not ok' "/sys/kernel/debug/kunit/$s/results" && ok=1
 		done
 		[ $nsuite != 0 ] || { echo "# $mod: no KUnit suite appeared in /sys/kernel/debug/kunit"; ok=1; }
-		if [ $ok = 0 ]; then
-			echo "ok $i $mod"
-		else
-			echo "not ok $i $mod"
-			bad=1
-		fi
+		tap_result $ok "$mod"
 	done
-	return $bad
+	[ $BAD = 0 ]
 }
 
 # The kselftest on a kernel that lacks the series' fixes (mainline 7.3
@@ -136,13 +131,12 @@ dmesg_clean()
 	echo "TAP version 13"
 	echo "1..1"
 	bad=$(dmesg | grep -E 'WARNING:|BUG:|INFO: task .* blocked|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|Call Trace' | head -n 20)
-	if [ -z "$bad" ]; then
-		echo "ok 1 kernel log has no warnings, lockdep reports or hung tasks"
-	else
+	if [ -n "$bad" ]; then
 		echo "$bad" | sed 's/^/# /'
 		dmesg | grep -B2 -A25 -E 'WARNING:|BUG:|INFO: task|circular locking' | head -n 80 | sed 's/^/# /'
-		echo "not ok 1 kernel log has no warnings, lockdep reports or hung tasks"
 	fi
+	[ -z "$bad" ]
+	tap_result $? "kernel log has no warnings, lockdep reports or hung tasks"
 }
 
 # The reduced differential set (make diff is the campaign): 8 fixed seeds

@@ -73,10 +73,10 @@ done
 # Two cycles without churn first, each a result: the rounds rest on them
 # (the second one times a transition, which places the removals).
 rl_good_cycle
-rl_result $? "churn: warm-up cycle 1 of $ndev devices, no churn"
+tap_result $? "churn: warm-up cycle 1 of $ndev devices, no churn"
 t0=$(rl_now_ms)
 rl_good_cycle
-rl_result $? "churn: warm-up cycle 2, timed"
+tap_result $? "churn: warm-up cycle 2, timed"
 wall=$(( $(rl_now_ms) - t0 ))
 echo "# [churn] $ndev devices, a transition takes about $wall ms"
 
@@ -116,7 +116,7 @@ while [ $r -lt "$rounds" ]; do
 	desc="churn: round $r pm_async=$mode: $victim removed after $delay us, $new added${par:+ with $par}"
 	echo "# [churn] $desc"
 	if ! echo "$delay $victim $new $par" >$LAB/churn; then
-		rl_result 1 "$desc (cannot arm)"
+		tap_result 1 "$desc (cannot arm)"
 		continue
 	fi
 
@@ -153,7 +153,7 @@ while [ $r -lt "$rounds" ]; do
 	cat $LAB/state >"$T/state.base"
 	rl_good_cycle || { echo "# the next cycle failed"; err=1; }
 	[ $err = 0 ] || { echo "# topology before the round:"; sed 's/^/#T /' "$T/topo"; }
-	rl_result $err "$desc${where:+ (during $where)}"
+	tap_result $err "$desc${where:+ (during $where)}"
 	where=""
 done
 kill $LOADERS 2>/dev/null
@@ -188,9 +188,9 @@ fixed_end()
 fixed_result()
 {
 	if [ $err = 0 ] && [ -n "$mistimed" ]; then
-		rl_skip "$1" "$mistimed: not tested"
+		tap_skip "$1" "$mistimed: not tested"
 	else
-		rl_result $err "$1"
+		tap_result $err "$1"
 	fi
 }
 
@@ -238,7 +238,7 @@ added_case()
 	desc="churn: a device added under a prepared parent during suspend, pm_async=1"
 	echo "# [churn] $desc"
 	if xfail add_during; then
-		rl_skip "$desc" "hangs the parent on this kernel (PM_ASYNC_XFAIL=add_during)"
+		tap_skip "$desc" "hangs the parent on this kernel (PM_ASYNC_XFAIL=add_during)"
 		return
 	fi
 	echo 1 >/sys/power/pm_async

@@ -134,7 +134,7 @@ for seed in "$@"; do
 	diff_plan "$seed" "$cycles" "$states" "$T/eligible" >"$T/plan"
 	echo "# [diff] plan seed=$seed: $(awk '{ printf "%s%d:%s/%s/async=%d%s%s", (NR > 1 ? " " : ""), $1, $2, $3, $4, ($5 == "-" ? "" : "/fail=" $5 ":" $6), ($7 ? "/churn" : "") }' "$T/plan")"
 	if ! rl_load "$T/in.topo"; then
-		rl_result 1 "$desc: load"
+		tap_result 1 "$desc: load"
 		echo "@@DIFF-SEED seed=$seed ndev=$ndev topo=$cks full=0 median_ns=- viol=0 bad=1"
 		echo "@@SEED-DONE $seed"
 		continue
@@ -209,7 +209,7 @@ for seed in "$@"; do
 		echo "# replay: DIFF_MAXDEV=$maxdev DIFF_CYCLES=$cycles DIFF_SCALE=$scale diff.sh $seed; the topology:"
 		sed 's/^/#T /' "$T/topo"
 	fi
-	rl_result $err "$desc median_ns=$med violations=$viol bad_cycles=$bad"
+	tap_result $err "$desc median_ns=$med violations=$viol bad_cycles=$bad"
 	echo "@@SEED-DONE $seed"
 done
 echo 0 >$LAB/draws

@@ -42,7 +42,7 @@ MODES=${DRIVERS_MODES:-kernel async mix sync}
 echo "TAP version 13"
 if ! grep -q 'pma.machine=laptop' /proc/cmdline; then
 	echo "1..1"
-	echo "ok 1 drivers: real drivers on the laptop machine # SKIP not the laptop machine (qemu-run.sh -M laptop)"
+	tap_skip "drivers: real drivers on the laptop machine" "not the laptop machine (qemu-run.sh -M laptop)"
 	exit 0
 fi
 nmodes=$(echo $MODES | wc -w)
@@ -56,8 +56,7 @@ laptop_settle
 inventory >$T/inv.base
 sed 's/^/# device: /' $T/inv.base
 
-check_r() { if eval "$2"; then rl_result 0 "$1"; else rl_result 1 "$1"; fi; }
-check_r "drivers: the SATA disk (AHCI), the NVMe namespace and the USB disk read back their signatures" \
+check "drivers: the SATA disk (AHCI), the NVMe namespace and the USB disk read back their signatures" \
 	'[ "$(grep -c "^disk .* PMA-DISK-" $T/inv.base)" = 3 ] && grep -q "^disk sd.* PMA-DISK-sata" $T/inv.base && grep -q "^disk nvme.* PMA-DISK-nvme" $T/inv.base && grep -q "^disk sd.* PMA-DISK-usb" $T/inv.base'
 # bound DRIVER...: each PCI driver has a device.
 bound()
@@ -69,15 +68,15 @@ bound()
 # QEMU's USB keyboard, tablet and mouse are all 0627:0001, its disk
 # 46f4:0001.  The mouse is a high-speed device in QEMU: EHCI keeps it, its
 # companions stay empty (EHCI's resume waits for them all the same).
-check_r "drivers: USB keyboard, tablet and disk (xHCI), USB mouse (EHCI), three UHCI companions" \
+check "drivers: USB keyboard, tablet and disk (xHCI), USB mouse (EHCI), three UHCI companions" \
 	'bound uhci_hcd ehci-pci xhci_hcd && [ "$(ls -d /sys/bus/pci/drivers/uhci_hcd/0000:* | wc -l)" = 3 ] && [ "$(grep -c "^usb .* 0627:0001 " $T/inv.base)" -ge 3 ] && grep -q "^usb .* 46f4:0001 " $T/inv.base && ls -d /sys/bus/pci/drivers/ehci-pci/*/usb*/*-1 >/dev/null 2>&1' 
-check_r "drivers: PS/2 keyboard and mouse (i8042)" \
+check "drivers: PS/2 keyboard and mouse (i8042)" \
 	'grep -q "^input AT .*keyboard" $T/inv.base && grep -qi "^input .*PS/2" $T/inv.base'
-check_r "drivers: the HD audio controller with its codec" \
+check "drivers: the HD audio controller with its codec" \
 	'bound snd_hda_intel && grep -q "^hda hdaudioC0D0" $T/inv.base'
-check_r "drivers: e1000e with its link up (carrier); AHCI and NVMe bound" \
+check "drivers: e1000e with its link up (carrier); AHCI and NVMe bound" \
 	'bound e1000e ahci nvme && grep -q "^net .* carrier=1" $T/inv.base'
-check_r "drivers: real S3 (mem_sleep deep, rtc0 wake alarm) and hibernation" \
+check "drivers: real S3 (mem_sleep deep, rtc0 wake alarm) and hibernation" \
 	'grep -q deep /sys/power/mem_sleep && [ -w /sys/class/rtc/rtc0/wakealarm ] && grep -qw disk /sys/power/state'
 
 # The lab: waits along the list (checked), hidden dependencies that only
@@ -99,14 +98,14 @@ lchain0 async=1 suspend=1000 resume=1000
 lchain1 parent=lchain0 async=1 suspend=1000 resume=1000
 lchain2 parent=lchain1 async=1 suspend=5000 resume=5000
 EOF
-check_r "drivers: the lab's topology (waits, hidden dependencies, a link, a no-PM child) loaded beside the real devices" \
+check "drivers: the lab's topology (waits, hidden dependencies, a link, a no-PM child) loaded beside the real devices" \
 	'rl_load $T/in.topo && [ "$(grep -c . $LAB/state)" = 14 ]'
 echo 7 >$LAB/draws
 
 # Every power/async file, with its value before the run.
 find /sys/devices -path '*/power/async' 2>/dev/null | sort >$T/asyncs
 async_values <$T/asyncs >$T/async.base
-check_r "drivers: $(wc -l <$T/asyncs) power/async files, $(grep -c ' enabled$' $T/async.base) of them enabled by the kernel" \
+check "drivers: $(wc -l <$T/asyncs) power/async files, $(grep -c ' enabled$' $T/async.base) of them enabled by the kernel" \
 	'[ -s $T/asyncs ] && grep -q " enabled$" $T/async.base && grep -q " disabled$" $T/async.base'
 
 # apply_async FILE: write each "PATH VALUE" of FILE to its power/async.
@@ -202,7 +201,7 @@ cycle()
 	[ $KERNEL_BAD = 0 ] || ok=1
 	back || ok=1
 	cbtimes
-	rl_result $ok "$desc: succeeded, lab report good, no kernel warning, every device back"
+	tap_result $ok "$desc: succeeded, lab report good, no kernel warning, every device back"
 }
 
 seed=0
@@ -222,9 +221,9 @@ done
 apply_async $T/async.base
 echo 1 >/sys/power/pm_async
 async_values <$T/asyncs >$T/async.now
-check_r "drivers: every power/async and pm_async restored after the run" \
+check "drivers: every power/async and pm_async restored after the run" \
 	'cmp -s $T/async.base $T/async.now && [ "$(cat /sys/power/pm_async)" = 1 ]'
-check_r "drivers: $CYCLES transitions, $HANGS hangs, $VIOL violations in the lab's devices" \
+check "drivers: $CYCLES transitions, $HANGS hangs, $VIOL violations in the lab's devices" \
 	'[ $HANGS = 0 ] && [ $VIOL = 0 ]'
 echo 0 >$LAB/draws
 echo 0 >/sys/power/pm_print_times

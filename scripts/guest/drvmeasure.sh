@@ -25,6 +25,7 @@
 #    every real device is back (laptop.sh's inventory).
 
 . /pma/tap.sh
+. /pma/mcheck.sh
 . /pma/laptop.sh
 
 LAB=/sys/kernel/debug/pm_async_test
@@ -36,12 +37,12 @@ I8042=/sys/devices/platform/i8042
 echo "TAP version 13"
 if ! grep -q 'pma.machine=laptop' /proc/cmdline; then
 	echo "1..1"
-	echo "ok 1 - drvmeasure: the tools on real drivers # SKIP not the laptop machine (qemu-run.sh -M laptop)"
+	tap_skip "drvmeasure: the tools on real drivers" "not the laptop machine (qemu-run.sh -M laptop)"
 	exit 0
 fi
 command -v pm-async-measure >/dev/null && command -v pm-async-advise >/dev/null || {
 	echo "1..1"
-	echo "not ok 1 - drvmeasure: pm-async-measure and pm-async-advise are in the initramfs"
+	nok "drvmeasure: pm-async-measure and pm-async-advise are in the initramfs"
 	exit 1
 }
 # The plan comes first: a guest that dies in the middle leaves the
@@ -217,4 +218,4 @@ fi
 check "every knob and every power/async file restored after --bisect" 'knobs_back "by --bisect"'
 check "every real device back after --bisect" back
 
-[ $n = 14 ] || echo "# $n results for a plan of 14"
+[ $N_TEST = 14 ] || echo "# $N_TEST results for a plan of 14"

@@ -53,14 +53,14 @@ fault_check()
 		err=1
 	fi
 	[ $err = 0 ] || { echo "# topology:"; sed 's/^/#   /' "$T/topo"; }
-	rl_result $err "$desc"
+	tap_result $err "$desc"
 }
 
 rl_init
 for prof in "$@"; do
 	name=$(basename "$prof" .topo)
 	if ! rl_topo "$prof" "$T/in.topo" || ! rl_load "$T/in.topo"; then
-		rl_result 1 "faults: load $name"
+		tap_result 1 "faults: load $name"
 		continue
 	fi
 	devs=$(awk '{ print $1 }' "$T/topo")

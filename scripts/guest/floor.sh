@@ -56,7 +56,7 @@ if [ "$1" = --test ]; then
 	check "floor: 20 sleeping work items in each of three ways run side by side" \
 		"floor_ok /tmp/floor.out" /tmp/floor.out
 	rmmod pma_wqfloor
-	exit $((nfail > 0))
+	exit $((BAD > 0))
 fi
 
 kernel=$1 rounds=$2 items=$3 us=$4

@@ -74,7 +74,7 @@ for seed in "$@"; do
 		echo "# replay: FUZZ_MAXDEV=$maxdev FUZZ_CYCLES=$cycles fuzz.sh $seed; the topology:"
 		sed 's/^/#T /' "$T/topo"
 	fi
-	rl_result $err "$desc"
+	tap_result $err "$desc"
 	echo "@@SEED-DONE $seed"
 done
 rl_summary fuzz

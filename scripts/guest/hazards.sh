@@ -146,7 +146,7 @@ for seed in "$@"; do
 	desc="hazards: seed=$seed ndev=$ndev scale=$scale% cycles=$cycles${HAZ_MODE:+ mode=$HAZ_MODE}"
 	echo "# [hazards] $desc"
 	if [ "${HAZ_MODE:-}" = hazards-late ] && xfail no_pm_late; then
-		rl_skip "$desc" "mainline waits for no device marked no-PM after"\
+		tap_skip "$desc" "mainline waits for no device marked no-PM after"\
 " device_add() (PM_ASYNC_XFAIL=no_pm_late)"
 		echo "@@SEED-DONE $seed"
 		continue
@@ -192,7 +192,7 @@ for seed in "$@"; do
 		echo "# replay: HAZ_MAXDEV=$maxdev HAZ_CYCLES=$cycles hazards.sh $seed; the topology:"
 		sed 's/^/#T /' "$T/topo"
 	fi
-	rl_result $err "$desc"
+	tap_result $err "$desc"
 	echo "@@SEED-DONE $seed"
 done
 echo "# [hazards] $CHURNS cycles with churn (${HAZ_CHURN:-unlink}) during the transition"

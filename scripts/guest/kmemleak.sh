@@ -15,28 +15,25 @@
 echo "@@TAP kmemleak" 2>/dev/null >/dev/kmsg
 echo "@@TAP kmemleak"
 echo "1..1"
-rc=0
 if [ ! -e $RL_KML ]; then
 	if [ "${1:-}" = required ]; then
-		echo "not ok 1 kmemleak: /sys/kernel/debug/kmemleak missing in a kernel built with it"
-		rc=1
+		nok "kmemleak: /sys/kernel/debug/kmemleak missing in a kernel built with it"
 	else
-		echo "ok 1 kmemleak # SKIP not in this kernel"
+		tap_skip "kmemleak" "not in this kernel"
 	fi
 else
 	# Let the lab's devices go first: what is still allocated then and
 	# unreferenced is a leak.
 	[ -w $LAB/topology ] && echo clear >$LAB/topology
 	if ! rl_kmemleak_scan; then
-		echo "not ok 1 kmemleak: the scan failed (kmemleak disabled?), no verdict"
-		rc=1
+		nok "kmemleak: the scan failed (kmemleak disabled?), no verdict"
 	elif [ "$KML_N" = 0 ]; then
-		echo "ok 1 kmemleak: no unreferenced object"
+		ok "kmemleak: no unreferenced object"
 	else
-		echo "not ok 1 kmemleak: $KML_N unreferenced objects"
-		rc=1
+		nok "kmemleak: $KML_N unreferenced objects"
 	fi
 fi
+rc=$((BAD > 0))
 echo "@@TAPEND kmemleak rc=$rc"
 echo "@@TAPEND kmemleak rc=$rc" 2>/dev/null >/dev/kmsg
 exit $rc

@@ -5,7 +5,7 @@
 # back after a transition; laptop_settle waits for the devices still
 # probing after boot; back compares the inventory with $T/inv.base (the
 # caller's directory T), waiting for it up to 15 s.  Their own variables
-# are named lp_*: a caller's n (tap.sh's count) or i stays as it was.
+# are named lp_*: a caller's i stays as it was.
 
 SIG_OFF=1	# MiB into each disk's data area
 

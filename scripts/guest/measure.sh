@@ -35,8 +35,8 @@ serio0 70000 20000
 serio1 70000 20000
 eth0 35000 40000"
 
-# ok, nok, check
 . /pma/tap.sh
+. /pma/mcheck.sh
 
 echo "TAP version 13"
 
@@ -50,12 +50,12 @@ knobs()
 
 if ! grep -q deep /sys/power/mem_sleep 2>/dev/null || [ ! -e /sys/class/rtc/rtc0/wakealarm ]; then
 	echo "1..1"
-	echo "ok 1 - pm-async-measure in the guest # SKIP no S3 (mem_sleep: $(cat /sys/power/mem_sleep 2>/dev/null)) or no rtc0"
+	tap_skip "pm-async-measure in the guest" "no S3 (mem_sleep: $(cat /sys/power/mem_sleep 2>/dev/null)) or no rtc0"
 	exit 0
 fi
 command -v pm-async-measure >/dev/null && command -v pm-async-advise >/dev/null || {
 	echo "1..1"
-	echo "not ok 1 - pm-async-measure and pm-async-advise are in the initramfs"
+	nok "pm-async-measure and pm-async-advise are in the initramfs"
 	exit 1
 }
 
@@ -180,4 +180,4 @@ rmmod pm_async_test 2>/dev/null
 
 # pm-async-measure --bisect on hidden dependencies (8 results)
 . /pma/bisect.sh
-[ $n = 19 ] || echo "# $n results for a plan of 19"
+[ $N_TEST = 19 ] || echo "# $N_TEST results for a plan of 19"

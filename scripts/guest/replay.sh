@@ -34,10 +34,10 @@ ndev=$(grep -c '^[^#]' "$T/sky.topo" 2>/dev/null)
 ok=1
 [ $rc = 0 ] && [ "$ndev" = 141 ] && ok=0
 [ $ok = 0 ] || sed 's/^/# /' "$T/advise.txt" | tail -n 20
-rl_result $ok "advise --profile --scale $scale: 141 devices from the skynet log (got ${ndev:-none})"
+tap_result $ok "advise --profile --scale $scale: 141 devices from the skynet log (got ${ndev:-none})"
 
 rl_load "$T/sky.topo"
-rl_result $? "the lab loads the profile ($(grep -c . $LAB/state) devices)"
+tap_result $? "the lab loads the profile ($(grep -c . $LAB/state) devices)"
 
 # The slowest suspend callback of the profile and its time (us).
 set -- $(awk '{ for (i = 2; i <= NF; i++) if ($i ~ /^suspend=/) {
@@ -75,7 +75,7 @@ while [ $c -lt "$cycles" ]; do
 	err=0
 	rl_good_cycle || err=1
 	[ $err = 0 ] && { replay_check $mode || err=1; }
-	rl_result $err "replay cycle $c (pm_async=$mode): no violation, every device and callback, all active again, sync devices in the PM task, $slow's suspend >= $slow_us us"
+	tap_result $err "replay cycle $c (pm_async=$mode): no violation, every device and callback, all active again, sync devices in the PM task, $slow's suspend >= $slow_us us"
 done
 
 rl_summary replay

@@ -12,10 +12,10 @@
 #    (KCSAN, KASAN; those whose stack is in drivers/base/power or the lab
 #    counted apart), warnings, lockdep reports and hung tasks.
 # The checks after it (rl_check_*) count violations and bad outcomes.
-# Results are TAP lines (rl_result), after the plan if the script knows it
-# beforehand (rl_plan: a guest that dies then leaves the stream short of
-# it), and a final summary line (rl_summary, which prints the plan if
-# rl_plan did not):
+# Results are TAP lines (tap.sh's tap_result and tap_skip), after the
+# plan if the script knows it beforehand (rl_plan: a guest that dies then
+# leaves the stream short of it), and a final summary line (rl_summary,
+# which prints the plan if rl_plan did not):
 #   # SUMMARY campaign=NAME cycles=N callbacks=N points=N faults=N
 #     violations=N hangs=N sanitizer=N sanitizer_pm=N kernel_reports=N bad=N
 #     skipped=N
@@ -23,6 +23,7 @@
 # points: distinct device x phase fault points (faults.sh).
 
 . /pma/difflib.sh
+. /pma/tap.sh
 
 LAB=/sys/kernel/debug/pm_async_test
 RPT=$LAB/report
@@ -33,9 +34,8 @@ RL_TIMEOUT=${RL_TIMEOUT:-300}
 SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
 
 T=""
-N_TEST=0
 CYCLES=0 CALLBACKS=0 POINTS=0 FAULTS=0 VIOL=0 HANGS=0
-SANI=0 SANI_PM=0 KREP=0 BAD=0 SKIPS=0
+SANI=0 SANI_PM=0 KREP=0
 MARK=0
 DOG=""
 
@@ -69,27 +69,6 @@ rl_plan()
 {
 	RL_PLANNED=1
 	echo "1..$1"
-}
-
-# rl_skip DESC REASON: a case that did not test what it should, for a
-# reason that is not a failure of the kernel: counted as skipped, with the
-# reason, never a silent comment.
-rl_skip()
-{
-	N_TEST=$((N_TEST + 1))
-	SKIPS=$((SKIPS + 1))
-	echo "ok $N_TEST $1 # SKIP $2"
-}
-
-rl_result()
-{
-	N_TEST=$((N_TEST + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $N_TEST $2"
-	else
-		BAD=$((BAD + 1))
-		echo "not ok $N_TEST $2"
-	fi
 }
 
 # rl_kmemleak_scan: scan for leaks twice (an object is reported once it has

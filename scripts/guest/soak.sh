@@ -67,7 +67,7 @@ while [ $c -lt "$cycles" ]; do
 	fi
 	[ $((c % 50)) = 0 ] && echo "# [soak] $prof: $c/$cycles cycles, $fails failed, Slab $(meminfo Slab) kB"
 done
-rl_result $fails "soak: $c cycles of $prof ($ndev devices), pm_async=1${first:+, first failure at cycle $first}"
+tap_result $fails "soak: $c cycles of $prof ($ndev devices), pm_async=1${first:+, first failure at cycle $first}"
 
 echo 2 >/proc/sys/vm/drop_caches
 s1=$(meminfo Slab) u1=$(meminfo SUnreclaim)
@@ -77,7 +77,7 @@ if [ -n "${u0:-}" ]; then
 	echo "# kworkers after cycle $warm: $k0, after cycle $c: $(kworkers)"
 	slabs >"$T/slab1"
 	if [ $kasan = 1 ]; then
-		rl_skip "soak: slab growth" "KASAN quarantine holds freed objects (SOAK_FLAVOUR=slab for this check)"
+		tap_skip "soak: slab growth" "KASAN quarantine holds freed objects (SOAK_FLAVOUR=slab for this check)"
 	elif [ -s "$T/slab1" ]; then
 		# kB of growth per cache, the caches that come with tasks apart;
 		# the last line is "TASK_KB OTHER_KB"
@@ -96,22 +96,22 @@ if [ -n "${u0:-}" ]; then
 		set -- $(tail -n 1 "$T/slabmsg")
 		echo "# tasks (new workers) and lazily freed vmalloc areas account for $1 kB; the other caches grew by $2 kB"
 		[ "$2" -le "$other_max" ] || err=1
-		rl_result $err "soak: slab caches other than the tasks' grew by $2 kB over $((c - warm)) cycles (at most $other_max; SUnreclaim $((u1 - u0)) kB, with $(( $(kworkers) - k0 )) new kworkers)"
+		tap_result $err "soak: slab caches other than the tasks' grew by $2 kB over $((c - warm)) cycles (at most $other_max; SUnreclaim $((u1 - u0)) kB, with $(( $(kworkers) - k0 )) new kworkers)"
 	else
 		[ $((u1 - u0)) -le "$slack" ] || err=1
-		rl_result $err "soak: unreclaimable slab grew by $((u1 - u0)) kB over $((c - warm)) cycles (at most $slack; no /proc/slabinfo: SOAK_FLAVOUR=slab tells workers from leaks)"
+		tap_result $err "soak: unreclaimable slab grew by $((u1 - u0)) kB over $((c - warm)) cycles (at most $slack; no /proc/slabinfo: SOAK_FLAVOUR=slab tells workers from leaks)"
 	fi
 else
-	rl_result 1 "soak: fewer cycles than the warm-up ($warm), no slab figures"
+	tap_result 1 "soak: fewer cycles than the warm-up ($warm), no slab figures"
 fi
 if [ -e $RL_KML ]; then
 	if rl_kmemleak_scan; then
-		rl_result $((KML_N != 0)) "soak: kmemleak reports $KML_N unreferenced objects"
+		tap_result $((KML_N != 0)) "soak: kmemleak reports $KML_N unreferenced objects"
 	else
-		rl_result 1 "soak: the kmemleak scan failed (kmemleak disabled?), no leak verdict"
+		tap_result 1 "soak: the kmemleak scan failed (kmemleak disabled?), no leak verdict"
 	fi
 else
-	rl_skip "soak: kmemleak" "not in this kernel"
+	tap_skip "soak: kmemleak" "not in this kernel"
 fi
 rl_summary soak
 rl_fini
