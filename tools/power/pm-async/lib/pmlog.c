@@ -1246,13 +1246,15 @@ static int log_read_end(struct pmlog *log, struct pstate *st,
 			struct line_reader *lr, int rc, int lineno,
 			char *err, size_t errlen)
 {
+	int read_errno = errno;
+
 	log->too_long = (int)lr->too_long;
 	lr_free(lr);
 	log->nlines = lineno;
 	if (rc != LR_ERROR)
 		return 0;
 	snprintf(err, errlen, "%s: read error after line %d: %s",
-		 log->name, lineno, strerror(errno));
+		 log->name, lineno, strerror(read_errno));
 	pstate_free(st);
 	return PARSE_IOERR;
 }
