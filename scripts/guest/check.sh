@@ -21,7 +21,7 @@ stream()
 	shift
 	echo "@@TAP $name" 2>/dev/null >/dev/kmsg
 	echo "@@TAP $name"
-	N_TEST=0 BAD=0 SKIPS=0
+	tap_reset
 	"$@"
 	rc=$?
 	echo "@@TAPEND $name rc=$rc"

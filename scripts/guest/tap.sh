@@ -14,8 +14,10 @@
 #                         CONDITION is a shell command line (eval); when
 #                         it fails, the last 40 lines of FILE are shown as
 #                         comments
+#   tap_reset             the counters back to 0 (a new stream)
 
-N_TEST=0 BAD=0 SKIPS=0
+tap_reset() { N_TEST=0 BAD=0 SKIPS=0; }
+tap_reset
 tap_result()
 {
 	N_TEST=$((N_TEST + 1))
