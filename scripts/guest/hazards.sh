@@ -84,12 +84,47 @@ haz_churn()
 	victim=$(sed -n "${1}s/ .*//p" $LAB/topology)
 	other=$(sed -n "${2}s/ .*//p" $LAB/topology)
 	[ "$3" = link ] && haz_moves_waits "$victim" && return 0
+	if [ "$3" = move ] && [ -e "$T/haz.linked" ]; then
+		# A link added earlier this seed moved its consumer and the
+		# devices behind it to the end of the PM core's list, so the
+		# new parent may now stand behind the victim there: a driver
+		# that cannot know puts the device at the end of the list
+		# (:last; right after the parent, :after, could put it before
+		# one of its suppliers), which is only right for a device
+		# nothing depends on or waits for.
+		haz_moves_waits "$victim" && return 0
+		haz_has_dependents "$victim" && return 0
+		other=$other:last
+	fi
 	if [ "$3" = unlink ]; then
 		# A stateless link of the victim, if it has one.
 		other=$(sed -n "${1}s/.* suppliers=\([^ ,]*\).*/\1/p" $LAB/topology)
 		[ -n "$other" ] || return 0
 	fi
-	echo "$4 $victim $3=$other" 2>/dev/null >$LAB/churn && echo "$4 $victim $3=$other"
+	echo "$4 $victim $3=$other" 2>/dev/null >$LAB/churn || return 0
+	[ "$3" = link ] && : >"$T/haz.linked"
+	echo "$4 $victim $3=$other"
+}
+
+# haz_has_dependents NAME: true if a device of the topology has NAME as its
+# parent or one of its suppliers.
+haz_has_dependents()
+{
+	awk -v v="$1" '
+	{
+		for (i = 2; i <= NF; i++) {
+			split($i, kv, "=")
+			if (kv[1] == "parent" && kv[2] == v)
+				found = 1
+			if (kv[1] == "suppliers" || kv[1] == "managed") {
+				n = split(kv[2], s, ",")
+				for (j = 1; j <= n; j++)
+					if (s[j] == v)
+						found = 1
+			}
+		}
+	}
+	END { exit !found }' $LAB/topology
 }
 
 # haz_moves_waits NAME: a new link with NAME as the consumer moves NAME,
@@ -152,6 +187,7 @@ for seed in "$@"; do
 		continue
 	fi
 	err=0
+	rm -f "$T/haz.linked"
 	RL_SCALE=$scale rl_topo "haz:$seed:$ndev" "$T/in.topo" && rl_load "$T/in.topo" || err=1
 	c=0
 	while [ $err = 0 ] && [ $c -lt "$cycles" ]; do

@@ -1074,6 +1074,23 @@ PATH="$T/bb:$PATH" bash -c '. "$1"; T=$2/cr RPT=$2/cr/report
 ' _ "$T/cr/rl.sh" "$T" >"$T/log" 2>&1
 ok $? "rl_check_report: modes good and fail, an unknown device, a wrong result, a missing line, a level suspended and not resumed (and the reverse), violations (expected below a no-PM device with the XFAIL), RL_IGNORE; its counts"
 
+# hazards.sh's churn draws (busybox awk, as in the guest) on a made-up
+# topology (b is d's parent): seed 2 cycle 2 draws "b move=a", seed 1
+# cycle 2 "c move=a".  A link armed earlier in the seed (seed 1 cycle 2
+# with HAZ_CHURN=link) may have moved the new parent behind the victim in
+# the PM core's list: then a move puts the device at the end of the list
+# (c move=a:last) and is not drawn for a device with a child (b), which
+# would stay before it.
+mkdir -p "$T/hz/lab"
+printf 'a async=1\nb async=1\nc async=1 parent=a\nd async=1 parent=b\n' >"$T/hz/lab/topology"
+fn_of "$H/guest/hazards.sh" haz_churn haz_moves_waits haz_has_dependents >"$T/hz/fns.sh"
+PATH="$T/bb:$PATH" bash -c '. "$1"; T=$2 LAB=$2/lab HAZ_CHURN=move
+	[ "$(haz_churn 2 2)" = "37547 b move=a" ] && [ "$(haz_churn 1 2)" = "30737 c move=a" ] &&
+	[ "$(HAZ_CHURN=link haz_churn 1 2)" = "30737 c link=a" ] && [ -e "$T/haz.linked" ] &&
+	[ -z "$(haz_churn 2 2)" ] && [ "$(haz_churn 1 2)" = "30737 c move=a:last" ] &&
+	grep -qx "30737 c move=a:last" "$LAB/churn"' _ "$T/hz/fns.sh" "$T/hz" >"$T/log" 2>&1
+ok $? "hazards churn: after a link of the seed, a move puts the device last (:last) and spares a device with children"
+
 # churn.sh's churn_where: the phase a time falls in, from the report's
 # callback times (prepare and complete left out), or the gap after one.
 fn_of "$H/guest/churn.sh" churn_where >"$T/cr/cw.sh"
