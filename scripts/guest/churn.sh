@@ -43,23 +43,11 @@ rnd() { rl_rand "$seed" "$1" "$2"; }
 # churn_where DEL_NS: the device phase (or gap) of $T/report it fell in.
 churn_where()
 {
-	awk -v t="$1" '
-	$1 == "violations" { exit }
-	$2 == "prepare" || $2 == "complete" { next }
-	{
-		if (!($2 in lo) || $3 < lo[$2]) lo[$2] = $3
-		if (!($2 in hi) || $4 > hi[$2]) hi[$2] = $4
-		if (!seen[$2]++) order[++n] = $2
-	}
-	END {
-		w = "before_suspend"
-		for (i = 1; i <= n; i++) {
-			p = order[i]
-			if (t >= lo[p] && t <= hi[p]) { w = p; break }
-			if (t > hi[p]) w = "after_" p
-		}
-		print w
-	}' "$RPT"
+	"$CHECK" "$RPT" phases | awk -v t="$1" '
+	BEGIN { w = "before_suspend" }
+	!found && t >= $2 && t <= $3 { w = $1; found = 1 }
+	!found && t > $3 { w = "after_" $1 }
+	END { print w }'
 }
 
 rl_init
@@ -140,9 +128,9 @@ while [ $r -lt "$rounds" ]; do
 	RL_IGNORE=$new rl_check_report good || err=1
 	# The new device takes part in the whole transition if it came
 	# before prepare, in none of it otherwise.
-	n=$(grep -c "^$new " $RPT)
+	n=$("$CHECK" "$RPT" select name="$new" : name | wc -l)
 	[ "$n" = 0 ] || [ "$n" = 8 ] ||
-		{ echo "# $new has $n lines in the report, expected 0 or 8:"; grep "^$new " $RPT | sed 's/^/#   /'; err=1; }
+		{ echo "# $new has $n lines in the report, expected 0 or 8:"; "$CHECK" "$RPT" select name="$new" : line | sed 's/^/#   /'; err=1; }
 	grep -v "^$new " $LAB/state >"$T/state.rest"
 	grep -v "^$victim " "$T/state.base" | cmp -s - "$T/state.rest" ||
 		{ echo "# device state differs:"; grep -v "^$victim " "$T/state.base" | diff - "$T/state.rest" | head -n 10 | sed 's/^/#   /'; err=1; }
@@ -210,9 +198,7 @@ fixed_case()
 		set -- $(cat $LAB/churn)
 		[ "$1" = done ] || { echo "# churn: $*"; err=1; }
 		# vc was prepared (it took part) and vs's suspend came after.
-		awk -v t="${4:-0}" '$1 == "vs" && $2 == "prepare" { p = $4 }
-			$1 == "vs" && $2 == "suspend" { s = $3 }
-			END { exit !(p < t && t < s) }' $RPT ||
+		"$CHECK" "$RPT" within vs prepare end vs suspend start "${4:-0}" "${4:-0}" >/dev/null ||
 			{ mistimed="the removal did not land between vs's prepare and its suspend"; echo "# $mistimed"; }
 		grep -v '^vc ' "$T/topo" >"$T/topo.rest"
 		mv "$T/topo.rest" "$T/topo"
@@ -246,9 +232,7 @@ added_case()
 	if fixed_start "$T/added.topo" "200000 v n parent=p"; then
 		set -- $(cat $LAB/churn)
 		[ "$1" = done ] && [ "${8:-1}" = 0 ] || { echo "# churn: $*"; err=1; }
-		awk -v t="${7:-0}" '$1 == "p" && $2 == "prepare" { q = $4 }
-			$1 == "p" && $2 == "suspend_late" { s = $3 }
-			END { exit !(q < t && t < s) }' $RPT ||
+		"$CHECK" "$RPT" within p prepare end p suspend_late start "${7:-0}" "${7:-0}" >/dev/null ||
 			{ mistimed="n was not added between p's prepare and its suspend_late"; echo "# $mistimed"; }
 		grep -v '^v ' "$T/topo" >"$T/topo.rest"
 		mv "$T/topo.rest" "$T/topo"

@@ -156,8 +156,8 @@ for seed in "$@"; do
 		rc=0
 		rl_cycle "$st" || rc=$?
 		[ "$fd" != - ] && echo "$fd none" >$LAB/fail
-		v=$(awk '$1 == "violations" { print $2 }' "$RPT")
-		v=${v:-0}
+		v=$("$CHECK" "$RPT" violations)
+		[ "${v:--1}" -ge 0 ] || v=0
 		outcome=ok full=0
 		if [ $expect = fail ]; then
 			if [ $rc = 0 ]; then
@@ -172,7 +172,7 @@ for seed in "$@"; do
 			if [ $rc != 0 ]; then
 				echo "# seed $seed: cycle $c ($st, pm_test=$te, pm_async=$as${armed:+, churn $armed}) failed:"
 				sed 's/^/#   /' "$T/err"
-				grep ' -[0-9]*$' "$RPT" | head -n 5 | sed 's/^/#   /'
+				"$CHECK" "$RPT" select 'result<0' : line | head -n 5 | sed 's/^/#   /'
 				outcome=bad
 				SUSPEND_ALL=$(diff_phases "$st" "$te") rl_check_report good >/dev/null
 			else

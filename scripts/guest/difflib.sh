@@ -85,13 +85,7 @@ diff_plan()
 # less the earliest START_NS, summed over the phases.
 diff_devtime()
 {
-	awk '
-	$1 == "violations" { exit }
-	NF >= 7 && $2 != "prepare" && $2 != "complete" {
-		if (!($2 in lo) || $3 < lo[$2]) lo[$2] = $3
-		if (!($2 in hi) || $4 > hi[$2]) hi[$2] = $4
-	}
-	END { t = 0; for (p in lo) t += hi[p] - lo[p]; printf "%d\n", t }' "$1"
+	"$CHECK" "$1" phases | awk '{ t += $3 - $2 } END { printf "%d\n", t }'
 }
 
 # median N...: the median of the numbers (the mean of the middle two for an
@@ -115,7 +109,7 @@ diff_phases()
 	case $1 in
 	disk)
 		res=restore
-		grep -q '^[^ ]* thaw' "$RPT" && res=thaw
+		[ -n "$("$CHECK" "$RPT" select phase=thaw : name)" ] && res=thaw
 		if [ "$2" = devices ]; then
 			echo "prepare freeze $res complete"
 		else

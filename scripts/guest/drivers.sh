@@ -189,7 +189,7 @@ cycle()
 	if [ $rc != 0 ]; then
 		echo "# $desc: the transition failed (status $rc):"
 		sed 's/^/#   /' $T/err
-		grep ' -[0-9]*$' $RPT | head -n 5 | sed 's/^/#   /'
+		"$CHECK" "$RPT" select 'result<0' : line | head -n 5 | sed 's/^/#   /'
 		ok=1
 	fi
 	if [ $3 = mem ] && ! since_mark | grep -q 'Waking up from system sleep state S3'; then

@@ -50,21 +50,25 @@ echo "# slowest suspend callback: $slow, $slow_us us"
 # the slowest callback took its time.
 replay_check()
 {
-	awk -v topo="$T/topo" -v mode="$1" -v slow="$slow" -v us="$slow_us" '
-	BEGIN {
-		while ((getline l < topo) > 0)
-			if (l ~ / async=0/) { split(l, f, " "); sync[f[1]] = 1 }
-	}
-	$1 == "violations" { next }
-	(mode == 0 || sync[$1]) && $6 != "task" { bad++; if (bad <= 5) print "# not in the PM task: " $0 }
-	$1 == slow && $2 == "suspend" && ($4 - $3) / 1000 < us {
-		bad++; print "# " slow " suspend took " int(($4 - $3) / 1000) " us < " us " us"
-	}
-	$1 == slow && $2 == "suspend" { seen = 1 }
-	END {
-		if (!seen) { bad++; print "# no suspend line of " slow }
-		exit bad ? 1 : 0
-	}' $RPT
+	bad=0
+	# With pm_async=1 only the sync devices must run in the PM task.
+	"$CHECK" "$RPT" select ctx!=task : name phase |
+		awk -v all="$([ "$1" = 0 ] && echo 1)" '
+		NR == FNR { if (/ async=0/) sync[$1] = 1; next }
+		all || sync[$1]' "$T/topo" - >"$T/notask"
+	if [ -s "$T/notask" ]; then
+		bad=1
+		head -n 5 "$T/notask" | sed 's/^/# not in the PM task: /'
+	fi
+	set -- $("$CHECK" "$RPT" select name="$slow" phase=suspend : dur)
+	if [ $# = 0 ]; then
+		bad=1
+		echo "# no suspend line of $slow"
+	elif [ $(($1 / 1000)) -lt "$slow_us" ]; then
+		bad=1
+		echo "# $slow suspend took $(($1 / 1000)) us < $slow_us us"
+	fi
+	[ $bad = 0 ]
 }
 
 c=0

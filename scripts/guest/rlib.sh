@@ -30,6 +30,7 @@ RPT=$LAB/report
 BUS=/sys/bus/pm_async_test/devices
 PROFILES=/kselftest/pm_async/profiles
 GEN=/kselftest/pm_async/pm_async_gen
+CHECK=/kselftest/pm_async/pm_async_check
 RL_TIMEOUT=${RL_TIMEOUT:-300}
 SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
 
@@ -233,12 +234,13 @@ RL_NOPM_RE=' below the no-PM (child|consumer) is |: ancestor [^ ]+ is '
 # RL_NOPM_RE; a report lists at most 64).
 rl_viol_unexpected()
 {
-	awk -v xnopm="$(xfail no_pm_below && echo 1)" -v nopm_re="$RL_NOPM_RE" \
-	    -v nomem="${RL_NOMEM:-0}" '
-	$1 == "violations" { viol = $2 }
-	$1 == "violation:" && xnopm && $0 ~ nopm_re { nopm++ }
-	$1 == "violation:" && nomem && / async callback runs in the PM task$/ { nopm++ }
-	END { print viol - nopm }' "$1"
+	set -- "$1" ""
+	xfail no_pm_below && set -- "$1" "$RL_NOPM_RE"
+	[ "${RL_NOMEM:-0}" = 0 ] ||
+		set -- "$1" "${2:+$2|} async callback runs in the PM task\$"
+	set -- $("$CHECK" "$1" violations ${2:+"$2"})
+	# No count at all (a report cut short) is left to the caller.
+	[ "${1:--1}" -ge 0 ] && echo "$1" || echo 0
 }
 
 # rl_nomem PERCENT [all]: fail that share of the GFP_ATOMIC slab
@@ -276,7 +278,8 @@ rl_nomem()
 	RL_NOMEM=1
 }
 
-# rl_check_report good | fail: the report of the last transition.
+# rl_check_report good | fail: the report of the last transition, read by
+# the kselftest's pm_async_check ("cycle"; it prints at most 30 messages).
 #   good: every device of $T/topo has exactly one line for each callback,
 #         all results 0;
 #   fail: prepare and complete once each for every device, results 0
@@ -297,68 +300,20 @@ rl_nomem()
 # direct_complete=1 prepare returns 1.
 rl_check_report()
 {
-	set -- $(awk -v mode="$1" -v topo="$T/topo" -v req="$SUSPEND_ALL" -v msg="$T/msg" \
-		-v ignore="${RL_IGNORE:-}" -v unexpected="$(rl_viol_unexpected "$RPT")" '
-	BEGIN {
-		nr = split(req, r, " ")
-		while ((getline l < topo) > 0) {
-			split(l, f, " ")
-			if (l ~ / pm=0( |$)/)
-				continue
-			dev[++nd] = f[1]
-			known[f[1]] = 1
-			if (l ~ / (direct_complete|smart_suspend|may_skip_resume)=1( |$)/)
-				skips[f[1]] = 1
-			if (l ~ / direct_complete=1( |$)/)
-				dc[f[1]] = 1
-		}
-		lv["suspend"] = 1; lv["suspend_late"] = 2; lv["suspend_noirq"] = 3
-		lv["resume"] = -1; lv["resume_early"] = -2; lv["resume_noirq"] = -3
-		viol = -1
-	}
-	$1 == "violations" { viol = $2; next }
-	$1 == "violation:" { print "# " $0 > msg; next }
-	$1 == ignore { next }
-	{
-		if (!known[$1]) { err++; print "# unknown device: " $0 > msg; next }
-		n[$1 " " $2]++
-		if ($2 != "prepare" && $2 != "complete") cbs++
-		if ($7 == -5) nfail++
-		else if ($7 != 0 && !($7 == 1 && dc[$1] && $2 == "prepare")) { err++; print "# result " $7 ": " $0 > msg }
-		l = lv[$2]
-		if (l > 0 && $7 == 0) down[$1 " " l] = 1
-		if (l < 0) up[$1 " " (-l)] = 1
-		if ($7 == -5 && mode == "good") { err++; print "# failure in a good cycle: " $0 > msg }
-	}
-	END {
-		if (viol > 0 && unexpected == 0)
-			print "# violations " viol ", each below or above a no-PM device, as expected (PM_ASYNC_XFAIL=no_pm_below)" > msg
-		else if (viol != 0) { print "# violations " viol > msg; err++ }
-		for (i = 1; i <= nd; i++) {
-			d = dev[i]
-			for (j = 1; j <= nr; j++) {
-				c = n[d " " r[j]] + 0
-				need = ((mode == "good" && !skips[d]) || r[j] == "prepare" || r[j] == "complete")
-				if ((need && c != 1) || c > 1) {
-					if (++miss <= 5) print "# " d " " r[j] ": " c " lines" > msg
-				}
-			}
-			for (l = 1; l <= 3 && !skips[d]; l++) {
-				if (up[d " " l] && !down[d " " l]) { err++; print "# " d " resumed at level " l " without having suspended" > msg }
-				if (down[d " " l] && !up[d " " l]) { err++; print "# " d " suspended at level " l " and never resumed" > msg }
-			}
-		}
-		if (miss) err++
-		if (mode == "fail" && !nfail) { err++; print "# no callback failed" > msg }
-		printf "%d %d %d\n", cbs, (viol > 0 ? viol : 0), err
-	}' "$RPT")
-	if [ -s "$T/msg" ]; then
-		head -n 30 "$T/msg"
-		rm -f "$T/msg"
+	rc=0
+	"$CHECK" "$RPT" cycle "$1" "$T/topo" "$SUSPEND_ALL" "${RL_IGNORE:-}" \
+		"$(rl_viol_unexpected "$RPT")" >"$T/msg" || rc=$?
+	if [ $rc = 2 ]; then
+		cat "$T/msg"
+		return 1
 	fi
-	CALLBACKS=$((CALLBACKS + ${1:-0}))
-	VIOL=$((VIOL + ${2:-0}))
-	[ "${3:-1}" = 0 ]
+	# The messages, then "CALLBACKS VIOLATIONS ERRORS".
+	set -- $(tail -n 1 "$T/msg")
+	sed '$d' "$T/msg"
+	rm -f "$T/msg"
+	CALLBACKS=$((CALLBACKS + $1))
+	VIOL=$((VIOL + $2))
+	[ "$3" = 0 ]
 }
 
 # rl_check_state [BASE]: every device active, runtime PM as in BASE
@@ -379,7 +334,7 @@ rl_good_cycle()
 	if ! rl_cycle freeze; then
 		echo "# the transition failed:"
 		sed 's/^/#   /' "$T/err"
-		grep ' -[0-9]*$' "$RPT" | head -n 5 | sed 's/^/#   /'
+		"$CHECK" "$RPT" select 'result<0' : line | head -n 5 | sed 's/^/#   /'
 		rl_check_report good >/dev/null
 		return 1
 	fi

@@ -953,13 +953,21 @@ PMA_TOP=${H%/scripts} CAMPAIGN_OUT=$T/seeds DIFF_SEEDS=1077,1254 PMA_QEMU_RUN=$T
 	grep -q "DIFF_SEEDS: '1077,1254' is not a seed or a range" "$T/log"
 ok $? "campaign.sh: a seed list with a comma stops before any boot"
 
+# The kselftest's pm_async_check, which the guest's scripts ask about the
+# lab's report too (their CHECK), built as the kselftest builds it.
+mkdir -p "$T/cr" "$T/ks"
+ksd=$H/../tools/testing/selftests/pm_async
+gcc -O2 -Wall -Wextra -Wshadow -Werror -o "$T/ks/pm_async_check" "$ksd/pm_async_check.c" \
+	"$ksd/pm_async_record.c" >"$T/log" 2>&1
+ok $? "pm_async_check builds warning-free"
+
 # The guest's plans (difflib.sh, busybox awk as in the guest): the same for
 # the same seed; every plan of 300 seeds has a suspend, a hibernation and a
 # failure, in a phase its cycle runs, on a device that may fail.
 mkdir -p "$T/bb"
 ln -sf "$(command -v busybox)" "$T/bb/awk"
 printf 'g1\ng4\ng7\n' >"$T/elig"
-PATH="$T/bb:$PATH" bash -c '. "$1/guest/difflib.sh"
+PATH="$T/bb:$PATH" CHECK=$T/ks/pm_async_check bash -c '. "$1/guest/difflib.sh"
 	for s in $(seq 1 300); do
 		n=$(diff_ndev $s 120); [ "$n" -ge 2 ] && [ "$n" -le 120 ] || { echo "seed $s: ndev $n"; exit 1; }
 		diff_plan $s 6 "freeze mem disk" "$2" >"$3.a"; diff_plan $s 6 "freeze mem disk" "$2" >"$3.b"
@@ -979,9 +987,9 @@ PATH="$T/bb:$PATH" bash -c '. "$1/guest/difflib.sh"
 ' _ "$H" "$T/elig" "$T/plan" >"$T/log" 2>&1
 ok $? "difflib: 300 plans hold a suspend, a hibernation and a failure its cycle runs; device-phase time, median"
 
-# The kselftest's check_report (its awk, busybox's as in the guest) on
-# recorded reports: each rule it enforces is one case that must fail, so
-# that a rewrite of the checker (issue 29) can be held to the same cases.
+# The kselftest's check_report (pm_async_check's "check") on recorded
+# reports: each rule it enforces is one case that must fail; the awk it
+# replaced passed the same cases (issue 29).
 # fn_of SCRIPT NAME...: the functions NAME of a shell script, as written
 # there ("NAME()" to the first "}" in column 1).
 fn_of()
@@ -992,7 +1000,6 @@ fn_of()
 	for name; do sed -n "/^$name()\$/,/^}\$/p" "$f"; done
 }
 ks_fn() { fn_of "$H/../tools/testing/selftests/pm_async/pm_async.sh" "$@"; }
-mkdir -p "$T/cr"
 printf 'a suspend=10\nb parent=a async=0\nw parent=a pm=0\ndc direct_complete=1\n' >"$T/cr/topo"
 {
 	for d in a b; do
@@ -1017,7 +1024,7 @@ cr_case()
 		echo "case '$1' '$2': exit $rc, expected $3 and '$4':"; cat "$T/cr/out"; return 1
 	fi
 }
-PATH="$T/bb:$PATH" bash -c 'eval "$(cat "$1")"; T=$2; '"$(declare -f cr_case)"'
+PATH="$T/bb:$PATH" bash -c 'eval "$(cat "$1")"; T=$2 DIR=$2/ks; '"$(declare -f cr_case)"'
 	cr_case "" "" 0 "" &&
 	cr_case "/^b resume /d" "" 1 "# b resume: 0 lines, expected 1" &&
 	cr_case "/^a suspend /p" "" 1 "# unexpected line: a suspend" &&
@@ -1033,11 +1040,12 @@ PATH="$T/bb:$PATH" bash -c 'eval "$(cat "$1")"; T=$2; '"$(declare -f cr_case)"'
 	cr_case "/^violations/d" "" 1 "# violations -1" &&
 	cr_case "s/^violations 0/violations 1\nviolation: a suspend started before child b finished suspend/" "" 1 \
 		"# violation: a suspend started before child b finished suspend"
-' _ <(ks_fn check_report) "$T" >"$T/log" 2>&1
+' _ <(ks_fn check_report chk) "$T" >"$T/log" 2>&1
 ok $? "kselftest check_report: a full report passes; a missing, second or unknown line, a line of a no-PM device, a wrong result, a failure expected and absent, a violation each fail it"
 
 # The campaigns' rl_check_report (scripts/guest/rlib.sh, with
-# rl_viol_unexpected and xfail) on the same report: its own rules (modes
+# rl_viol_unexpected and xfail; pm_async_check's "cycle", where the awk it
+# replaced passed the same cases) on the same report: its own rules (modes
 # good and fail, a level suspended and not resumed or the reverse, the
 # callbacks and violations it counts, violations below a no-PM device
 # expected with PM_ASYNC_XFAIL=no_pm_below, RL_IGNORE).
@@ -1054,7 +1062,7 @@ rl_case()
 		echo "case '$1' $2: exit $rc, counts $CALLBACKS $VIOL, expected $3, $5 and '$4':"; cat "$T/out"; return 1
 	fi
 }
-PATH="$T/bb:$PATH" bash -c '. "$1"; T=$2/cr RPT=$2/cr/report
+PATH="$T/bb:$PATH" bash -c '. "$1"; T=$2/cr RPT=$2/cr/report CHECK=$2/ks/pm_async_check
 	SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
 	'"$(declare -f rl_case)"'
 	rl_case "" good 0 "" "12 0" &&
@@ -1094,10 +1102,10 @@ ok $? "hazards churn: after a link of the seed, a move puts the device last (:la
 # churn.sh's churn_where: the phase a time falls in, from the report's
 # callback times (prepare and complete left out), or the gap after one.
 fn_of "$H/guest/churn.sh" churn_where >"$T/cr/cw.sh"
-PATH="$T/bb:$PATH" bash -c '. "$1"; RPT=$2
+PATH="$T/bb:$PATH" bash -c '. "$1"; RPT=$2 CHECK=$3
 	w=""; for t in 5 20 22 27 45 52 80; do w="$w $(churn_where $t)"; done
 	[ "$w" = " before_suspend suspend suspend after_suspend suspend_noirq resume_noirq after_resume" ] ||
-		{ echo "got:$w"; exit 1; }' _ "$T/cr/cw.sh" "$T/cr/good" >"$T/log" 2>&1
+		{ echo "got:$w"; exit 1; }' _ "$T/cr/cw.sh" "$T/cr/good" "$T/ks/pm_async_check" >"$T/log" 2>&1
 ok $? "churn_where: a time before, inside and between the phases of a report, and after the last"
 
 # The kselftest's order checks on made-up reports (ns): starts_early (DEV
@@ -1106,8 +1114,8 @@ ok $? "churn_where: a time before, inside and between the phases of a report, an
 # not), started_by (one callback started before another ended) and
 # busy_overlap (one callback of a phase started before another ended;
 # callbacks that only touch do not).
-ks_fn starts_early started_by busy_overlap >"$T/cr/order.sh"
-PATH="$T/bb:$PATH" bash -c '. "$1"; TMP=$2
+ks_fn starts_early started_by busy_overlap chk >"$T/cr/order.sh"
+PATH="$T/bb:$PATH" bash -c '. "$1"; TMP=$2 DIR=$2/../ks
 	printf "s1 suspend 100 300 0 task 0\ns2 suspend 300 350 0 task 0\nl suspend 200 260 1 worker 0\nm suspend 310 320 1 worker 0\n" >"$TMP/report"
 	starts_early l suspend s1 s2 && ! starts_early m suspend s1 s2 >/dev/null &&
 		! starts_early x suspend s1 s2 >/dev/null && ! starts_early l suspend y >/dev/null &&
@@ -1121,6 +1129,41 @@ PATH="$T/bb:$PATH" bash -c '. "$1"; TMP=$2
 		printf "a resume 0 100 0 worker 0\nb resume 99 200 1 worker 0\n" >"$TMP/report" && busy_overlap resume' \
 	_ "$T/cr/order.sh" "$T/cr" >"$T/log" 2>&1
 ok $? "kselftest order checks: starts_early, started_by, busy_overlap on made-up reports, each way"
+
+# pm_async_check's other questions, on the good report of check_report's
+# cases (a: 10-15, 20-25, ..., b: the same times, dc: 1-2 and 3-4): select
+# by field name with = and != (dur is end - start), spans, serial (a and b
+# overlap in every phase; a made-up phase one at a time), ended_by against
+# a start or an end, within a window; a malformed line is no answer.
+c=$T/ks/pm_async_check r=$T/cr/good
+[ "$("$c" "$r" select name=a phase!=prepare phase!=complete : phase dur | tr '\n' ,)" = \
+	"suspend 5,suspend_late 5,suspend_noirq 5,resume_noirq 5,resume_early 5,resume 5," ] &&
+	[ "$("$c" "$r" select ctx=worker : name | wc -l)" = 0 ] &&
+	[ "$("$c" "$r" select phase=prepare result!=0 : name ctx cpu)" = "dc task 0" ] &&
+	[ "$("$c" "$r" spans)" = "suspend 0.0 ms, resume 0.0 ms" ] &&
+	! "$c" "$r" select nosuch=1 : name >/dev/null 2>&1 &&
+	! "$c" "$r" select : nosuch >/dev/null 2>&1 &&
+	{ "$c" "$r" serial suspend; true; } | grep -qx '# a and b overlap' &&
+	printf 'x p 5 9 0 task 0\ny p 1 5 0 task 0\nviolations 0\n' >"$T/cr/ser" &&
+	[ "$("$c" "$T/cr/ser" serial p)" = "y x" ] &&
+	"$c" "$r" ended_by a suspend b resume start started &&
+	! "$c" "$r" ended_by b resume a suspend end ended >/dev/null &&
+	{ "$c" "$r" ended_by b resume a suspend end ended; true; } |
+		grep -qx '# b resume ended at 75, after a suspend ended at 25' &&
+	"$c" "$r" within a suspend end b resume start 30 60 &&
+	! "$c" "$r" within a suspend end b resume start 20 60 >/dev/null &&
+	! "$c" "$r" within a suspend end b nosuch start 30 60 >/dev/null &&
+	[ "$("$c" "$r" select 'result>0' : line)" = "dc prepare 1 2 0 task 1" ] &&
+	[ "$("$c" "$r" select 'start<15' phase=prepare : name | tr '\n' ,)" = "a,b,dc," ] &&
+	[ "$("$c" "$r" violations)" = 0 ] && printf 'a x 1 2 0 task -5\nviolations 3\nviolation: p: ancestor q is not done\nviolation: r\nviolation: s: ancestor t is not done\n' >"$T/cr/v" &&
+	[ "$("$c" "$T/cr/v" violations)" = 3 ] && [ "$("$c" "$T/cr/v" violations ': ancestor [^ ]+ is ')" = 1 ] &&
+	[ "$("$c" "$T/cr/v" select 'result<0' : line)" = "a x 1 2 0 task -5" ] &&
+	printf 'a suspend 10 5 0 task 0\n' >"$T/cr/bad" && ! "$c" "$T/cr/bad" spans >/dev/null &&
+	{ "$c" "$T/cr/bad" spans; true; } | grep -q 'end time before start time' &&
+	printf 'a suspend 1 5 0 thread 0\n' >"$T/cr/bad" && { "$c" "$T/cr/bad" spans; true; } |
+		grep -q "expected task or worker, got 'thread'" &&
+	printf 'a suspend 1 5 0 task\n' >"$T/cr/bad" && { "$c" "$T/cr/bad" spans; true; } | grep -q 'needs 7 fields'
+ok $? "pm_async_check: select by field name (=, !=, <, >; the whole line), spans, serial, ended_by, within, violations less those a regex expects; malformed lines refused"
 
 # make bench's drivers table (drivers-table.sh) on boots of drvbench.sh
 # made of the advisor's test logs: files back from the results, both

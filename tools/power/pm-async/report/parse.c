@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "lineread.h"
+#include "pm_async_record.h"
 #include "report.h"
 
 enum section { SEC_NONE, SEC_TOPOLOGY, SEC_REPORT, SEC_PM };
@@ -230,14 +231,6 @@ static int parse_topology(struct parser *p, char *line)
 	return 0;
 }
 
-static int report_number(struct parser *p, const char *what, const char *s,
-			 long long min, long long *v)
-{
-	if (parse_ll(s, v) || *v < min)
-		return perr(p, p->line, "bad %s '%s'", what, s);
-	return 0;
-}
-
 /*
  * Only one callback family per side is measured (the first one seen):
  * a hibernation report may hold freeze and poweroff lines, and mixing
@@ -278,64 +271,46 @@ static int report_store(struct parser *p, int dev, int slot, int fam,
 	return 0;
 }
 
-/* NAME PHASE START_NS END_NS CPU task|worker RESULT */
-static int report_callback(struct parser *p, char **tok, int n)
+/* A callback line, read by the kselftest's reader (pm_async_record.c). */
+static int report_callback(struct parser *p, const struct pma_rec *r)
 {
-	long long v[4];
-	int dev, fam, slot, task;
+	long long v[4] = { r->start, r->end, r->cpu, r->result };
+	int dev, fam, slot;
 
-	if (n != 7)
-		return perr(p, p->line, "report line needs 7 fields, got %d",
-			    n);
 	if (p->seen_violations)
 		return perr(p, p->line, "report line after 'violations'");
-	dev = find_dev(p, tok[0]);
+	dev = find_dev(p, r->name);
 	if (dev < 0)
-		return perr(p, p->line, "unknown device '%s'", tok[0]);
-	if (phase_lookup(tok[1], &fam, &slot))
-		return perr(p, p->line, "unknown phase '%s'", tok[1]);
-	if (report_number(p, "start time", tok[2], 0, &v[0]) ||
-	    report_number(p, "end time", tok[3], 0, &v[1]) ||
-	    report_number(p, "cpu", tok[4], 0, &v[2]) ||
-	    report_number(p, "result", tok[6], -4095, &v[3]))
-		return -1;
-	if (v[1] < v[0])
-		return perr(p, p->line, "end time before start time");
-	if (v[2] > 65535 || v[3] > 0x7fffffff)
-		return perr(p, p->line, "cpu or result out of range");
-	if (!strcmp(tok[5], "task"))
-		task = 1;
-	else if (!strcmp(tok[5], "worker"))
-		task = 0;
-	else
-		return perr(p, p->line, "expected task or worker, got '%s'",
-			    tok[5]);
-	return report_store(p, dev, slot, fam, v, task);
+		return perr(p, p->line, "unknown device '%s'", r->name);
+	if (phase_lookup(r->phase, &fam, &slot))
+		return perr(p, p->line, "unknown phase '%s'", r->phase);
+	return report_store(p, dev, slot, fam, v, r->task);
 }
 
 static int parse_report(struct parser *p, char *line)
 {
-	char *tok[8];
-	long long v;
-	int n;
+	struct pma_rec r;
+	char err[96];
 
-	if (!strncmp(line, "violation:", 10)) {
+	switch (pma_rec_parse(line, &r, err, sizeof(err))) {
+	case PMA_REC_VIOLATION:
 		if (!p->seen_violations)
 			return perr(p, p->line,
 				    "'violation:' before 'violations N'");
 		return 0;
-	}
-	n = split(line, tok, 7);
-	if (n && !strcmp(tok[0], "violations")) {
-		if (n != 2 || parse_ll(tok[1], &v) || v < 0 || v > 1000000000)
-			return perr(p, p->line, "bad violations line");
+	case PMA_REC_VIOLATIONS:
 		if (p->seen_violations)
 			return perr(p, p->line, "second violations line");
 		p->seen_violations = 1;
-		p->cur->violations = (int)v;
+		p->cur->violations = (int)r.violations;
 		return 0;
+	case PMA_REC_CALLBACK:
+		return report_callback(p, &r);
+	case PMA_REC_BLANK:	/* left out by parse_line() */
+		return 0;
+	default:
+		return perr(p, p->line, "%s", err);
 	}
-	return report_callback(p, tok, n);
 }
 
 /*

@@ -127,6 +127,13 @@ saved_delay=""
 saved_pm_async=""
 loaded=0
 
+# chk COMMAND ARGS...: pm_async_check's answer about the last report (its
+# header comment lists the commands; it reads the lines by field name).
+chk()
+{
+	"$DIR/pm_async_check" "$TMP/report" "$@"
+}
+
 # The selected word of a "[current] other ..." sysfs file.
 current()
 {
@@ -307,73 +314,11 @@ good_cycle()
 # direct_complete=1.
 check_report()
 {
-	awk -v req="$1" -v allow="$1 $2" -v faildev="${3:-}" -v failph="${4:-}" \
-	    -v topo="$TMP/topo" '
-	BEGIN {
-		nr = split(req, r, " ")
-		na = split(allow, a, " ")
-		for (i = 1; i <= na; i++)
-			ok[a[i]] = 1
-		while ((getline l < topo) > 0) {
-			split(l, f, " ")
-			# pm=0: no callback of the device may run.
-			if (l ~ / pm=0( |$)/)
-				continue
-			dev[++nd] = f[1]
-			known[f[1]] = 1
-			if (l ~ / (direct_complete|smart_suspend|may_skip_resume)=1( |$)/)
-				skips[f[1]] = 1
-			if (l ~ / direct_complete=1( |$)/)
-				dc[f[1]] = 1
-		}
-		viol = -1
-	}
-	$1 == "violations" { viol = $2; next }
-	$1 == "violation:" { next }
-	{
-		key = $1 " " $2
-		n[key]++
-		if (!known[$1] || !ok[$2] || n[key] > 1) {
-			if (++odd <= 5)
-				print "# unexpected line: " $0
-		}
-		want = ($1 == faildev && $2 == failph) ? -5 : 0
-		if (dc[$1] && $2 == "prepare")
-			want = 1
-		if ($1 == faildev && $2 == failph)
-			failseen = 1
-		if ($7 != want && ++bad <= 5)
-			print "# result " $7 ", expected " want ": " $0
-	}
-	END {
-		err = 0
-		if (viol != 0) {
-			print "# violations " viol
-			err = 1
-		}
-		for (i = 1; i <= nd; i++)
-			for (j = 1; j <= nr; j++)
-				if (n[dev[i] " " r[j]] != 1 &&
-				    (!skips[dev[i]] || r[j] == "prepare" || r[j] == "complete") &&
-				    ++miss <= 5) {
-					k = dev[i] " " r[j]
-					print "# " k ": " n[k] + 0 " lines, expected 1"
-				}
-		if (miss) {
-			print "# " miss " device/phase pairs without exactly one line"
-			err = 1
-		}
-		if (faildev != "" && !failseen) {
-			print "# no line for the failing " faildev " " failph
-			err = 1
-		}
-		if (odd || bad)
-			err = 1
-		exit err
-	}' "$TMP/report"
-	rc=$?
-	grep '^violation:' "$TMP/report" | head -n 20 | sed 's/^/# /'
-	return $rc
+	if [ -n "${3:-}" ]; then
+		chk check "$TMP/topo" "$1" "$2" "$3" "$4"
+	else
+		chk check "$TMP/topo" "$1" "$2"
+	fi
 }
 
 # check_state: every device is where it was before the transition (active,
@@ -391,25 +336,13 @@ check_state()
 # spans: "suspend X ms, resume Y ms": device-phase wall time of the report.
 spans()
 {
-	awk '
-	$1 == "violations" { exit }
-	$2 ~ /^(suspend|freeze|poweroff)/ { s = 1 }
-	$2 ~ /^(resume|thaw|restore)/ { s = 2 }
-	$2 == "prepare" || $2 == "complete" { next }
-	{
-		if (!(s in lo) || $3 < lo[s]) lo[s] = $3
-		if (!(s in hi) || $4 > hi[s]) hi[s] = $4
-	}
-	END {
-		printf "suspend %.1f ms, resume %.1f ms\n",
-			(hi[1] - lo[1]) / 1e6, (hi[2] - lo[2]) / 1e6
-	}' "$TMP/report"
+	chk spans
 }
 
 # ctx DEV PHASE: where DEV's PHASE ran (task|worker), empty if it did not.
 ctx()
 {
-	awk -v d="$1" -v p="$2" '$1 == d && $2 == p { print $6 }' "$TMP/report"
+	chk select name="$1" phase="$2" : ctx
 }
 
 # all_in DEV CTX: every device phase of DEV ran in CTX.
@@ -434,31 +367,18 @@ some_in()
 	return 1
 }
 
-# ended_by DEV1 PHASE1 DEV2 PHASE2 FIELD WHAT: DEV1's PHASE1 ended no later
-# than field FIELD of DEV2's PHASE2 line (3: its start, 4: its end), called
-# WHAT in the message.
+# ended_by DEV1 PHASE1 DEV2 PHASE2 start|end WHAT: DEV1's PHASE1 ended no
+# later than DEV2's PHASE2 started (ended), called WHAT in the message.
 ended_by()
 {
-	awk -v a="$1 $2" -v b="$3 $4" -v f="$5" -v what="$6" '
-	$1 " " $2 == a { ea = $4; fa = 1 }
-	$1 " " $2 == b { tb = $f; fb = 1 }
-	END {
-		if (!fa || !fb) {
-			print "# no line for " (fa ? b : a)
-			exit 1
-		}
-		if (ea + 0 > tb + 0) {
-			print "# " a " ended at " ea ", after " b " " what " at " tb
-			exit 1
-		}
-	}' "$TMP/report"
+	chk ended_by "$@"
 }
 
 # before DEV1 PHASE1 DEV2 PHASE2: DEV1's PHASE1 ended before DEV2's PHASE2
 # started.
 before()
 {
-	ended_by "$1" "$2" "$3" "$4" 3 started
+	ended_by "$1" "$2" "$3" "$4" start started
 }
 
 # suspends_first DEV1 DEV2: DEV1 finished each suspend phase before DEV2
@@ -537,7 +457,7 @@ test_sysfs()
 	err=0
 	set_pm_async 0
 	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
-		n=$(awk '$6 == "worker"' "$TMP/report" | wc -l)
+		n=$(chk select ctx=worker : name | wc -l)
 		if [ "$n" != 0 ]; then
 			ktap_print_msg "pm_async=0: $n callbacks ran in a worker"
 			err=1
@@ -547,7 +467,7 @@ test_sysfs()
 	fi
 	set_pm_async 1
 	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
-		n=$(awk '$6 == "worker"' "$TMP/report" | wc -l)
+		n=$(chk select ctx=worker : name | wc -l)
 		if [ "$n" = 0 ]; then
 			ktap_print_msg "pm_async=1: no callback ran in a worker"
 			err=1
@@ -643,24 +563,7 @@ EOF
 # sync devices DEV would start after all of them ended.
 starts_early()
 {
-	dev=$1
-	ph=$2
-	shift 2
-	awk -v d="$dev" -v p="$ph" -v syncs="$*" '
-	BEGIN { n = split(syncs, s, " "); for (i = 1; i <= n; i++) sy[s[i]] = 1 }
-	$2 == p && $1 == d { st = $3; found = 1 }
-	$2 == p && $1 in sy && (!nend++ || $4 < end) { end = $4; first = $1 }
-	END {
-		if (!found || !nend) {
-			print "# no " p " line for " d " or for the sync devices"
-			exit 1
-		}
-		if (st < end)
-			exit 0
-		printf "# %s %s started %.1f ms after %s, the first sync device, ended\n",
-			d, p, (st - end) / 1e6, first
-		exit 1
-	}' "$TMP/report"
+	chk starts_early "$@"
 }
 
 # skipped GROUP: $PM_ASYNC_SKIP names GROUP, the cases of a fix that would
@@ -760,7 +663,7 @@ EOF
 # lines DEV: the phases DEV ran in the last transition, in report order.
 lines()
 {
-	awk -v d="$1" '$1 == d { printf "%s%s", sep, $2; sep = " " } END { print "" }' "$TMP/report"
+	echo $(chk select name="$1" : phase)
 }
 
 # expect_lines DEV PHASES: DEV ran exactly PHASES.
@@ -776,7 +679,7 @@ expect_lines()
 # PHASE2 ended (DEV2 waited for DEV1 inside its callback).
 ends_before()
 {
-	ended_by "$1" "$2" "$3" "$4" 4 ended
+	ended_by "$1" "$2" "$3" "$4" end ended
 }
 
 # link_status SUPPLIER CONSUMER: the driver core's state of their link.
@@ -938,8 +841,8 @@ EOF
 		: >"$TMP/durations"
 		for c in 1 2; do
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state || break
-			awk '$2 != "prepare" && $2 != "complete" && NF == 7 { print $4 - $3 }' \
-				"$TMP/report" >>"$TMP/durations"
+			chk select phase!=prepare phase!=complete : dur \
+				>>"$TMP/durations"
 		done
 		set -- $(sort -n "$TMP/durations" | sed -n '1p;$p')
 		n=$(wc -l <"$TMP/durations")
@@ -1009,29 +912,24 @@ EOF
 	if load "$TMP/in.topo" && good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 	   check_state; then
 		err=0
-		awk '$1 == "violations" { exit }
-		$6 != "task" { print "# " $1 " " $2 " ran in a " $6; err = 1 }
-		END { exit err }' "$TMP/report" || err=1
+		chk select ctx!=task : name phase ctx | sed 's/^/# ran in a worker: /' |
+			grep . && err=1
 		# The report lists devices in creation order, the PM core's
 		# list order: each phase, sorted by start time, must run
 		# through it (backwards on the suspend side and for complete),
 		# one callback at a time.
 		for ph in $SUSPEND_ALL; do
-			want=$(awk -v p="$ph" '$2 == p { print $1 }' "$TMP/report")
+			want=$(chk select phase="$ph" : name)
 			case $ph in
 			suspend*|complete) want=$(echo "$want" | sed -n '1!G;h;$p') ;;
 			esac
 			want=$(echo $want)
-			awk -v p="$ph" '$2 == p { print $3, $4, $1 }' "$TMP/report" |
-				sort -n >"$TMP/order"
-			got=$(awk '{ print $3 }' "$TMP/order")
-			got=$(echo $got)
+			chk serial "$ph" >"$TMP/order" || { grep '^#' "$TMP/order"; err=1; }
+			got=$(grep -v '^#' "$TMP/order")
 			if [ "$got" != "$want" ]; then
 				ktap_print_msg "$ph ran '$got', list order '$want'"
 				err=1
 			fi
-			awk 'NR > 1 && $1 < end { print "# " prev " and " $3 " overlap"; bad = 1 }
-			{ end = $2; prev = $3 } END { exit bad }' "$TMP/order" || err=1
 		done
 		# And waited as stock: o7 waits for o3 (resume) and o9 (suspend).
 		ends_before o3 resume o7 resume && ends_before o9 suspend o7 suspend || err=1
@@ -1091,16 +989,7 @@ move_order_case()
 churn_within()
 {
 	set -- "$@" $(cat $LAB/churn)
-	awk -v a="$1 $2" -v b="$3 $4" -v cs="$9" -v ce="${10}" '
-	$1 " " $2 == a { ea = $4 }
-	$1 " " $2 == b { eb = $4 }
-	END {
-		if (ea != "" && eb != "" && ea + 0 < cs + 0 && ce + 0 < eb + 0)
-			exit 0
-		printf "# churn from %s to %s, not after %s ended (%s) and before %s ended (%s)\n",
-			cs, ce, a, ea, b, eb
-		exit 1
-	}' "$TMP/report" && return 0
+	chk within "$1" "$2" end "$3" "$4" end "$9" "${10}" && return 0
 	WINDOW=1
 	return 1
 }
@@ -1522,19 +1411,7 @@ early_cycles()
 # PHASE2 ended.
 started_by()
 {
-	awk -v a="$1 $2" -v b="$3 $4" '
-	$1 " " $2 == a { sa = $3; fa = 1 }
-	$1 " " $2 == b { eb = $4; fb = 1 }
-	END {
-		if (!fa || !fb) {
-			print "# no line for " (fa ? b : a)
-			exit 1
-		}
-		if (sa + 0 >= eb + 0) {
-			print "# " a " started at " sa ", not before " b " ended at " eb
-			exit 1
-		}
-	}' "$TMP/report"
+	chk started_by "$@"
 }
 
 # churn_start_case "CHURN" A PA B PB DEV PHASE OTHER DESC: load
@@ -1625,16 +1502,7 @@ setup_window_case()
 		*=*) cs=$5; churn_done || bad=1 ;;
 		*) cs=$4; [ "$1" = done ] || { ktap_print_msg "churn: $*"; bad=1; } ;;
 		esac
-		awk -v ph="$ph" -v z="$z" -v cs="$cs" '
-		$1 == "l" && $2 == ph { sl = $3 }
-		$1 == z && $2 == ph { sz = $3 }
-		END {
-			if (sl != "" && sz != "" && sl + 0 < cs + 0 && cs + 0 < sz + 0)
-				exit 0
-			printf "# churn at %s, not after l started (%s)", cs, sl
-			printf " and before %s started (%s)\n", z, sz
-			exit 1
-		}' "$TMP/report" || WINDOW=1
+		chk within l "$ph" start "$z" "$ph" start "$cs" "$cs" || WINDOW=1
 		[ $WINDOW = 1 ] || started_by "$dev" "$ph" "$other" "$ph" || err=1
 	done
 	echo none >$LAB/churn
@@ -1756,16 +1624,7 @@ kick_chains()
 # after another on one CPU never do.
 busy_overlap()
 {
-	awk -v ph="$1" '
-	$2 == ph { n++; s[n] = $3; e[n] = $4 }
-	END {
-		for (i = 1; i <= n; i++)
-			for (j = i + 1; j <= n; j++)
-				if (s[i] < e[j] && s[j] < e[i])
-					exit 0
-		print "# " ph ": no two of the " n " callbacks ran side by side"
-		exit 1
-	}' "$TMP/report"
+	chk overlap "$1"
 }
 
 # cycle_case GROUP DESC [CHECK...]: load $TMP/in.topo and run one freeze
@@ -1976,13 +1835,8 @@ test_contract()
 		if [ $rc != 2 ]; then
 			# The removal came after c2's suspend, before k's had
 			# ended.
-			[ -z "$CHURN_START" ] || awk -v cs="$CHURN_START" '
-			$1 == "c2" && $2 == "suspend" { e2 = $4 }
-			$1 == "k" && $2 == "suspend" { ek = $4 }
-			END {
-				exit !(e2 != "" && ek != "" &&
-				       e2 + 0 < cs + 0 && cs + 0 < ek + 0)
-			}' "$TMP/report" || WINDOW=1
+			[ -z "$CHURN_START" ] || chk within c2 suspend end \
+				k suspend end "$CHURN_START" "$CHURN_START" || WINDOW=1
 			started_by p suspend s1 suspend || err=1
 		fi
 		echo none >$LAB/churn
@@ -2155,11 +2009,8 @@ test_contract()
 		[ $rc = 0 ] || err=1
 		if [ $rc != 2 ]; then
 			# The removal came within r's resume.
-			[ -z "$CHURN_START" ] || awk -v cs="$CHURN_START" '
-			$1 == "r" && $2 == "resume" { sr = $3; er = $4 }
-			END {
-				exit !(sr != "" && sr + 0 < cs + 0 && cs + 0 < er + 0)
-			}' "$TMP/report" || WINDOW=1
+			[ -z "$CHURN_START" ] || chk within r resume start \
+				r resume end "$CHURN_START" "$CHURN_START" || WINDOW=1
 			started_by c resume z resume || err=1
 		fi
 		echo none >$LAB/churn
@@ -2299,14 +2150,7 @@ EOF
 			err=1
 		fi
 		check_report "prepare complete" "$DEV_PHASES" c.g suspend || err=1
-		awk '$1 == "w" && $2 == "suspend" { ws = $3 }
-		     $1 == "s" && $2 == "suspend" { se = $4 }
-		     END {
-			if (ws != "" && se != "" && ws + 0 < se + 0)
-				exit 0
-			print "# w suspend started at " ws ", not before s suspend ended at " se
-			exit 1
-		     }' "$TMP/report" || err=1
+		started_by w suspend s suspend || err=1
 		check_state || err=1
 		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 			check_state || err=1
@@ -2378,7 +2222,8 @@ hidden_pattern()
 # The time of ts's suspend callback in the last report, in ms.
 ts_suspend_ms()
 {
-	awk '$1 == "ts" && $2 == "suspend" { print int(($4 - $3) / 1000000) }' "$TMP/report"
+	set -- $(chk select name=ts phase=suspend : dur)
+	[ $# = 0 ] || echo $(($1 / 1000000))
 }
 
 test_hidden()
@@ -2832,6 +2677,7 @@ if ! load_module; then
 fi
 command -v awk >/dev/null && command -v dd >/dev/null && command -v cmp >/dev/null ||
 	skip_all "awk, dd and cmp are needed"
+[ -x "$DIR/pm_async_check" ] || skip_all "no $DIR/pm_async_check: build the test first"
 
 TMP=$(mktemp -d) || skip_all "mktemp failed"
 saved_pm_test=$(current $PWR/pm_test)
