@@ -300,10 +300,11 @@ rl_nomem()
 # direct_complete=1 prepare returns 1.
 rl_check_report()
 {
-	rc=0
+	# Not "rc": callers keep their transition's status in it.
+	rl_crc=0
 	"$CHECK" "$RPT" cycle "$1" "$T/topo" "$SUSPEND_ALL" "${RL_IGNORE:-}" \
-		"$(rl_viol_unexpected "$RPT")" >"$T/msg" || rc=$?
-	if [ $rc = 2 ]; then
+		"$(rl_viol_unexpected "$RPT")" >"$T/msg" || rl_crc=$?
+	if [ $rl_crc = 2 ]; then
 		cat "$T/msg"
 		return 1
 	fi

@@ -1054,9 +1054,12 @@ ok $? "kselftest check_report: a full report passes; a missing, second or unknow
 rl_case()
 {
 	sed "$1" "$T/good" >"$RPT"
-	CALLBACKS=0 VIOL=0
+	CALLBACKS=0 VIOL=0 rc=keep
 	rl_check_report "$2" >"$T/out"
-	rc=$?
+	got=$?
+	# Its callers keep their transition's status in rc (diff.sh).
+	[ "$rc" = keep ] || { echo "case '$1': rl_check_report set its caller's rc to $rc"; return 1; }
+	rc=$got
 	if [ "$rc" != "$3" ] || { [ -n "$4" ] && ! grep -qF -- "$4" "$T/out"; } ||
 	   [ "$CALLBACKS $VIOL" != "$5" ]; then
 		echo "case '$1' $2: exit $rc, counts $CALLBACKS $VIOL, expected $3, $5 and '$4':"; cat "$T/out"; return 1
