@@ -92,8 +92,7 @@ haz_churn()
 		# (:last; right after the parent, :after, could put it before
 		# one of its suppliers), which is only right for a device
 		# nothing depends on or waits for.
-		haz_moves_waits "$victim" && return 0
-		haz_has_dependents "$victim" && return 0
+		haz_moves_waits "$victim" leaf && return 0
 		other=$other:last
 	fi
 	if [ "$3" = unlink ]; then
@@ -106,36 +105,16 @@ haz_churn()
 	echo "$4 $victim $3=$other"
 }
 
-# haz_has_dependents NAME: true if a device of the topology has NAME as its
-# parent or one of its suppliers.
-haz_has_dependents()
-{
-	awk -v v="$1" '
-	{
-		for (i = 2; i <= NF; i++) {
-			split($i, kv, "=")
-			if (kv[1] == "parent" && kv[2] == v)
-				found = 1
-			if (kv[1] == "suppliers" || kv[1] == "managed") {
-				n = split(kv[2], s, ",")
-				for (j = 1; j <= n; j++)
-					if (s[j] == v)
-						found = 1
-			}
-		}
-	}
-	END { exit !found }' $LAB/topology
-}
-
-# haz_moves_waits NAME: a new link with NAME as the consumer moves NAME,
-# its children and its consumers, recursively, to the end of the PM core's
-# list (device_link_add()); true if one of them calls
-# device_pm_wait_for_dev() or is waited for.  The generator makes waits only
+# haz_moves_waits NAME [leaf]: a new link with NAME as the consumer moves
+# NAME, its children and its consumers, recursively, to the end of the PM
+# core's list (device_link_add()); true if one of them calls
+# device_pm_wait_for_dev() or is waited for, or, with "leaf", if NAME has a
+# child or a consumer at all (a device moved alone must have none).  The generator makes waits only
 # with the list (issue 14: a wait against it may never return with
 # pm_async=0, on any kernel), and such a move would turn one around.
 haz_moves_waits()
 {
-	awk -v v="$1" '
+	awk -v v="$1" -v leaf="${2:-}" '
 	{
 		name[NR] = $1
 		for (i = 2; i <= NF; i++) {
@@ -157,6 +136,8 @@ haz_moves_waits()
 		}
 	}
 	END {
+		if (leaf && dep[v] != "")
+			exit 0
 		todo[1] = v; nt = 1; seen[v] = 1
 		for (k = 1; k <= nt; k++) {
 			if (todo[k] in waits)

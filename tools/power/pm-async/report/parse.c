@@ -246,7 +246,7 @@ static int family_ok(struct cycle *c, int fam, int slot)
 }
 
 static int report_store(struct parser *p, int dev, int slot, int fam,
-			long long v[4], int task)
+			const struct pma_rec *r)
 {
 	struct cycle *c = p->cur;
 	struct cb *cb;
@@ -260,11 +260,11 @@ static int report_store(struct parser *p, int dev, int slot, int fam,
 	cb = &c->cb[c->ncb];
 	cb->dev = dev;
 	cb->slot = slot;
-	cb->start = v[0];
-	cb->end = v[1];
-	cb->cpu = (int)v[2];
-	cb->result = (int)v[3];
-	cb->task = task;
+	cb->start = r->start;
+	cb->end = r->end;
+	cb->cpu = r->cpu;
+	cb->result = r->result;
+	cb->task = r->task;
 	cb->pid = -1;
 	cb->line = p->line;
 	c->dev[dev].cb[slot] = c->ncb++;
@@ -274,7 +274,6 @@ static int report_store(struct parser *p, int dev, int slot, int fam,
 /* A callback line, read by the kselftest's reader (pm_async_record.c). */
 static int report_callback(struct parser *p, const struct pma_rec *r)
 {
-	long long v[4] = { r->start, r->end, r->cpu, r->result };
 	int dev, fam, slot;
 
 	if (p->seen_violations)
@@ -284,7 +283,7 @@ static int report_callback(struct parser *p, const struct pma_rec *r)
 		return perr(p, p->line, "unknown device '%s'", r->name);
 	if (phase_lookup(r->phase, &fam, &slot))
 		return perr(p, p->line, "unknown phase '%s'", r->phase);
-	return report_store(p, dev, slot, fam, v, r->task);
+	return report_store(p, dev, slot, fam, r);
 }
 
 static int parse_report(struct parser *p, char *line)
