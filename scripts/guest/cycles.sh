@@ -80,7 +80,7 @@ for prof in "$@"; do
 			cat $D/topology
 			echo "--- report"
 			# prepare/complete are not measured: leave them out.
-			grep -v -e ' prepare ' -e ' complete ' $D/report
+			grep -v -e ' phase=prepare ' -e ' phase=complete ' $D/report
 			echo "--- pm"
 			dmesg | grep 'PM: .* of devices \(complete\|aborted\) after'
 			echo "=== end"

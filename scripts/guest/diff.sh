@@ -38,7 +38,7 @@
 #     viol=N full=0|1 dev_ns=NS
 # dev_ns: the device-phase time, for each device phase of the report (all
 # but prepare and complete, which run in the PM task on every kernel) the
-# span from its earliest START_NS to its latest END_NS, summed; full=1 for
+# span from its earliest start to its latest end, summed; full=1 for
 # a cycle that ran fully (no failure injected, succeeded, checked good).
 # Per seed "@@DIFF-SEED seed=S ndev=N topo=MD5 full=N median_ns=NS
 # viol=N bad=N" (median of dev_ns over the full cycles), one TAP result

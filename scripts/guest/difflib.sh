@@ -81,8 +81,8 @@ diff_plan()
 }
 
 # diff_devtime REPORT: the device-phase time of a transition, in ns, from
-# the lab's report: per phase but prepare and complete, the latest END_NS
-# less the earliest START_NS, summed over the phases.
+# the lab's report: per phase but prepare and complete, the latest end
+# less the earliest start, summed over the phases.
 diff_devtime()
 {
 	"$CHECK" "$1" phases | awk '{ t += $3 - $2 } END { printf "%d\n", t }'

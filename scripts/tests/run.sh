@@ -982,7 +982,7 @@ PATH="$T/bb:$PATH" CHECK=$T/ks/pm_async_check bash -c '. "$1/guest/difflib.sh"
 		END { if (NR != 6 || !sus || !hib || !fl || bad != \"\") { print \"seed \" s \":\" bad; exit 1 } }" "$3.a" || exit 1
 	done
 	diff_plan 1 6 "freeze" "$2" | awk "\$2 != \"freeze\" { exit 1 }"
-	printf "a suspend 100 300 0 worker 0\nb suspend 200 500 1 worker 0\na prepare 0 9000 0 task 0\nb resume 1000 1100 0 worker 0\nviolations 0\n" >"$3.r"
+	printf "pm_async_test report version=2 event=suspend\nname=a phase=suspend start=100 end=300 cpu=0 ctx=worker result=0\nname=b phase=suspend start=200 end=500 cpu=1 ctx=worker result=0\nname=a phase=prepare start=0 end=9000 cpu=0 ctx=task result=0\nname=b phase=resume start=1000 end=1100 cpu=0 ctx=worker result=0\nviolations=0\n" >"$3.r"
 	[ "$(diff_devtime "$3.r")" = 500 ] && [ "$(median 5 1 3 2)" = 2 ] && [ "$(median 7)" = 7 ] && [ "$(median)" = - ]
 ' _ "$H" "$T/elig" "$T/plan" >"$T/log" 2>&1
 ok $? "difflib: 300 plans hold a suspend, a hibernation and a failure its cycle runs; device-phase time, median"
@@ -1002,16 +1002,17 @@ fn_of()
 ks_fn() { fn_of "$H/../tools/testing/selftests/pm_async/pm_async.sh" "$@"; }
 printf 'a suspend=10\nb parent=a async=0\nw parent=a pm=0\ndc direct_complete=1\n' >"$T/cr/topo"
 {
+	echo "pm_async_test report version=2 event=suspend"
 	for d in a b; do
 		t=0
 		for ph in prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete; do
 			t=$((t + 10))
-			echo "$d $ph $t $((t + 5)) 0 task 0"
+			echo "name=$d phase=$ph start=$t end=$((t + 5)) cpu=0 ctx=task result=0"
 		done
 	done
-	echo "dc prepare 1 2 0 task 1"
-	echo "dc complete 3 4 0 task 0"
-	echo "violations 0"
+	echo "name=dc phase=prepare start=1 end=2 cpu=0 ctx=task result=1"
+	echo "name=dc phase=complete start=3 end=4 cpu=0 ctx=task result=0"
+	echo "violations=0"
 } >"$T/cr/good"
 # case: sed program on the good report | arguments after REQUIRED ALLOWED | exit (0 or 1) | a line it prints
 cr_case()
@@ -1026,19 +1027,19 @@ cr_case()
 }
 PATH="$T/bb:$PATH" bash -c 'eval "$(cat "$1")"; T=$2 DIR=$2/ks; '"$(declare -f cr_case)"'
 	cr_case "" "" 0 "" &&
-	cr_case "/^b resume /d" "" 1 "# b resume: 0 lines, expected 1" &&
-	cr_case "/^a suspend /p" "" 1 "# unexpected line: a suspend" &&
-	cr_case "\$a w suspend 1 2 0 task 0" "" 1 "# unexpected line: w suspend" &&
-	cr_case "\$a x suspend 1 2 0 task 0" "" 1 "# unexpected line: x suspend" &&
-	cr_case "s/^a resume_early \(.*\) 0\$/a resume_early \1 -5/" "" 1 "# result -5, expected 0" &&
-	cr_case "s/^b suspend \(.*\) 0\$/b suspend \1 -5/" "b suspend" 0 "" &&
+	cr_case "/^name=b phase=resume /d" "" 1 "# b resume: 0 lines, expected 1" &&
+	cr_case "/^name=a phase=suspend /p" "" 1 "# unexpected line: name=a phase=suspend" &&
+	cr_case "/^violations=/i name=w phase=suspend start=1 end=2 cpu=0 ctx=task result=0" "" 1 "# unexpected line: name=w phase=suspend" &&
+	cr_case "/^violations=/i name=x phase=suspend start=1 end=2 cpu=0 ctx=task result=0" "" 1 "# unexpected line: name=x phase=suspend" &&
+	cr_case "s/^\(name=a phase=resume_early .*\) result=0\$/\1 result=-5/" "" 1 "# result -5, expected 0" &&
+	cr_case "s/^\(name=b phase=suspend .*\) result=0\$/\1 result=-5/" "b suspend" 0 "" &&
 	cr_case "" "b suspend" 1 "# result 0, expected -5" &&
-	cr_case "/^b suspend /d" "b suspend" 1 "# no line for the failing b suspend" &&
-	cr_case "s/^dc prepare \(.*\) 1\$/dc prepare \1 0/" "" 1 "# result 0, expected 1" &&
-	cr_case "/^dc complete/d" "" 1 "# dc complete: 0 lines, expected 1" &&
-	cr_case "s/^violations 0/violations 1/" "" 1 "# violations 1" &&
+	cr_case "/^name=b phase=suspend /d" "b suspend" 1 "# no line for the failing b suspend" &&
+	cr_case "s/^\(name=dc phase=prepare .*\) result=1\$/\1 result=0/" "" 1 "# result 0, expected 1" &&
+	cr_case "/^name=dc phase=complete/d" "" 1 "# dc complete: 0 lines, expected 1" &&
+	cr_case "s/^violations=0/violations=1/" "" 1 "# violations 1" &&
 	cr_case "/^violations/d" "" 1 "# violations -1" &&
-	cr_case "s/^violations 0/violations 1\nviolation: a suspend started before child b finished suspend/" "" 1 \
+	cr_case "s/^violations=0/violations=1\nviolation=a suspend started before child b finished suspend/" "" 1 \
 		"# violation: a suspend started before child b finished suspend"
 ' _ <(ks_fn check_report chk) "$T" >"$T/log" 2>&1
 ok $? "kselftest check_report: a full report passes; a missing, second or unknown line, a line of a no-PM device, a wrong result, a failure expected and absent, a violation each fail it"
@@ -1069,19 +1070,19 @@ PATH="$T/bb:$PATH" bash -c '. "$1"; T=$2/cr RPT=$2/cr/report CHECK=$2/ks/pm_asyn
 	SUSPEND_ALL="prepare suspend suspend_late suspend_noirq resume_noirq resume_early resume complete"
 	'"$(declare -f rl_case)"'
 	rl_case "" good 0 "" "12 0" &&
-	rl_case "\$a x suspend 1 2 0 task 0" good 1 "# unknown device: x suspend" "12 0" &&
-	rl_case "s/^a resume \(.*\) 0\$/a resume \1 -3/" good 1 "# result -3: a resume" "12 0" &&
-	rl_case "s/^b suspend \(.*\) 0\$/b suspend \1 -5/" good 1 "# failure in a good cycle: b suspend" "12 0" &&
-	rl_case "/^b resume /d" good 1 "# b resume: 0 lines" "11 0" &&
-	rl_case "/^a suspend_noirq /d" good 1 "# a resumed at level 3 without having suspended" "11 0" &&
-	rl_case "/^a resume_early /d" good 1 "# a suspended at level 2 and never resumed" "11 0" &&
+	rl_case "/^violations=/i name=x phase=suspend start=1 end=2 cpu=0 ctx=task result=0" good 1 "# unknown device: name=x phase=suspend" "12 0" &&
+	rl_case "s/^\(name=a phase=resume .*\) result=0\$/\1 result=-3/" good 1 "# result -3: name=a phase=resume" "12 0" &&
+	rl_case "s/^\(name=b phase=suspend .*\) result=0\$/\1 result=-5/" good 1 "# failure in a good cycle: name=b phase=suspend" "12 0" &&
+	rl_case "/^name=b phase=resume /d" good 1 "# b resume: 0 lines" "11 0" &&
+	rl_case "/^name=a phase=suspend_noirq /d" good 1 "# a resumed at level 3 without having suspended" "11 0" &&
+	rl_case "/^name=a phase=resume_early /d" good 1 "# a suspended at level 2 and never resumed" "11 0" &&
 	rl_case "" fail 1 "# no callback failed" "12 0" &&
-	rl_case "s/^b suspend \(.*\) 0\$/b suspend \1 -5/; /^b \(suspend_\|resume\)/d" fail 0 "" "7 0" &&
-	rl_case "/^dc /d" good 1 "# dc prepare: 0 lines" "12 0" &&
-	rl_case "s/^violations 0/violations 1\nviolation: a suspend started before child b finished suspend/" good 1 "# violations 1" "12 1" &&
-	PM_ASYNC_XFAIL=no_pm_below rl_case "s/^violations 0/violations 1\nviolation: b suspend_noirq: ancestor a is not done/" good 0 \
+	rl_case "s/^\(name=b phase=suspend .*\) result=0\$/\1 result=-5/; /^name=b phase=\(suspend_\|resume\)/d" fail 0 "" "7 0" &&
+	rl_case "/^name=dc /d" good 1 "# dc prepare: 0 lines" "12 0" &&
+	rl_case "s/^violations=0/violations=1\nviolation=a suspend started before child b finished suspend/" good 1 "# violations 1" "12 1" &&
+	PM_ASYNC_XFAIL=no_pm_below rl_case "s/^violations=0/violations=1\nviolation=b suspend_noirq: ancestor a is not done/" good 0 \
 		"as expected (PM_ASYNC_XFAIL=no_pm_below)" "12 1" &&
-	RL_IGNORE=x rl_case "\$a x suspend 1 2 0 task 0" good 0 "" "12 0"
+	RL_IGNORE=x rl_case "/^violations=/i name=x phase=suspend start=1 end=2 cpu=0 ctx=task result=0" good 0 "" "12 0"
 ' _ "$T/cr/rl.sh" "$T" >"$T/log" 2>&1
 ok $? "rl_check_report: modes good and fail, an unknown device, a wrong result, a missing line, a level suspended and not resumed (and the reverse), violations (expected below a no-PM device with the XFAIL), RL_IGNORE; its counts"
 
@@ -1119,17 +1120,17 @@ ok $? "churn_where: a time before, inside and between the phases of a report, an
 # callbacks that only touch do not).
 ks_fn starts_early started_by busy_overlap chk >"$T/cr/order.sh"
 PATH="$T/bb:$PATH" bash -c '. "$1"; TMP=$2 DIR=$2/../ks
-	printf "s1 suspend 100 300 0 task 0\ns2 suspend 300 350 0 task 0\nl suspend 200 260 1 worker 0\nm suspend 310 320 1 worker 0\n" >"$TMP/report"
+	printf "pm_async_test report version=2 event=suspend\nname=s1 phase=suspend start=100 end=300 cpu=0 ctx=task result=0\nname=s2 phase=suspend start=300 end=350 cpu=0 ctx=task result=0\nname=l phase=suspend start=200 end=260 cpu=1 ctx=worker result=0\nname=m phase=suspend start=310 end=320 cpu=1 ctx=worker result=0\n" >"$TMP/report"
 	starts_early l suspend s1 s2 && ! starts_early m suspend s1 s2 >/dev/null &&
 		! starts_early x suspend s1 s2 >/dev/null && ! starts_early l suspend y >/dev/null &&
 		[ -z "$(starts_early l suspend s2 s1)" ] &&
 		starts_early m suspend s2 s1 | grep -q "^# m suspend started 0.0 ms after s1, the first sync device, ended$" &&
 		started_by l suspend s1 suspend && ! started_by m suspend s1 suspend >/dev/null &&
 		! started_by x suspend s1 suspend >/dev/null &&
-		busy_overlap suspend && printf "a resume 0 100 0 worker 0\nb resume 100 200 1 worker 0\n" >"$TMP/report" &&
+		busy_overlap suspend && printf "pm_async_test report version=2 event=suspend\nname=a phase=resume start=0 end=100 cpu=0 ctx=worker result=0\nname=b phase=resume start=100 end=200 cpu=1 ctx=worker result=0\n" >"$TMP/report" &&
 		! busy_overlap resume >/dev/null &&
 		busy_overlap resume | grep -q "^# resume: no two of the 2 callbacks ran side by side$" &&
-		printf "a resume 0 100 0 worker 0\nb resume 99 200 1 worker 0\n" >"$TMP/report" && busy_overlap resume' \
+		printf "pm_async_test report version=2 event=suspend\nname=a phase=resume start=0 end=100 cpu=0 ctx=worker result=0\nname=b phase=resume start=99 end=200 cpu=1 ctx=worker result=0\n" >"$TMP/report" && busy_overlap resume' \
 	_ "$T/cr/order.sh" "$T/cr" >"$T/log" 2>&1
 ok $? "kselftest order checks: starts_early, started_by, busy_overlap on made-up reports, each way"
 
@@ -1147,7 +1148,7 @@ c=$T/ks/pm_async_check r=$T/cr/good
 	! "$c" "$r" select nosuch=1 : name >/dev/null 2>&1 &&
 	! "$c" "$r" select : nosuch >/dev/null 2>&1 &&
 	{ "$c" "$r" serial suspend; true; } | grep -qx '# a and b overlap' &&
-	printf 'x p 5 9 0 task 0\ny p 1 5 0 task 0\nviolations 0\n' >"$T/cr/ser" &&
+	printf 'pm_async_test report version=2 event=suspend\nname=x phase=p start=5 end=9 cpu=0 ctx=task result=0\nname=y phase=p start=1 end=5 cpu=0 ctx=task result=0\nviolations=0\n' >"$T/cr/ser" &&
 	[ "$("$c" "$T/cr/ser" serial p)" = "y x" ] &&
 	"$c" "$r" ended_by a suspend b resume start started &&
 	! "$c" "$r" ended_by b resume a suspend end ended >/dev/null &&
@@ -1156,16 +1157,18 @@ c=$T/ks/pm_async_check r=$T/cr/good
 	"$c" "$r" within a suspend end b resume start 30 60 &&
 	! "$c" "$r" within a suspend end b resume start 20 60 >/dev/null &&
 	! "$c" "$r" within a suspend end b nosuch start 30 60 >/dev/null &&
-	[ "$("$c" "$r" select 'result>0' : line)" = "dc prepare 1 2 0 task 1" ] &&
+	[ "$("$c" "$r" select 'result>0' : line)" = "name=dc phase=prepare start=1 end=2 cpu=0 ctx=task result=1" ] &&
 	[ "$("$c" "$r" select 'start<15' phase=prepare : name | tr '\n' ,)" = "a,b,dc," ] &&
-	[ "$("$c" "$r" violations)" = 0 ] && printf 'a x 1 2 0 task -5\nviolations 3\nviolation: p: ancestor q is not done\nviolation: r\nviolation: s: ancestor t is not done\n' >"$T/cr/v" &&
+	[ "$("$c" "$r" violations)" = 0 ] && printf 'pm_async_test report version=2 event=suspend\nname=a phase=x start=1 end=2 cpu=0 ctx=task result=-5\nviolations=3\nviolation=p: ancestor q is not done\nviolation=r\nviolation=s: ancestor t is not done\n' >"$T/cr/v" &&
 	[ "$("$c" "$T/cr/v" violations)" = 3 ] && [ "$("$c" "$T/cr/v" violations ': ancestor [^ ]+ is ')" = 1 ] &&
-	[ "$("$c" "$T/cr/v" select 'result<0' : line)" = "a x 1 2 0 task -5" ] &&
-	printf 'a suspend 10 5 0 task 0\n' >"$T/cr/bad" && ! "$c" "$T/cr/bad" spans >/dev/null &&
-	{ "$c" "$T/cr/bad" spans; true; } | grep -q 'end time before start time' &&
-	printf 'a suspend 1 5 0 thread 0\n' >"$T/cr/bad" && { "$c" "$T/cr/bad" spans; true; } |
-		grep -q "expected task or worker, got 'thread'" &&
-	printf 'a suspend 1 5 0 task\n' >"$T/cr/bad" && { "$c" "$T/cr/bad" spans; true; } | grep -q 'needs 7 fields'
+	[ "$("$c" "$T/cr/v" select 'result<0' : line)" = "name=a phase=x start=1 end=2 cpu=0 ctx=task result=-5" ] &&
+	printf 'pm_async_test report version=2 event=suspend\nname=a phase=suspend start=10 end=5 cpu=0 ctx=task result=0\n' >"$T/cr/bad" && ! "$c" "$T/cr/bad" spans >/dev/null &&
+	{ "$c" "$T/cr/bad" spans; true; } | grep -q 'end before start' &&
+	printf 'pm_async_test report version=2 event=suspend\nname=a phase=suspend start=1 end=5 cpu=0 ctx=thread result=0\n' >"$T/cr/bad" && { "$c" "$T/cr/bad" spans; true; } |
+		grep -q "ctx is task or worker, not 'thread'" &&
+	printf 'pm_async_test report version=2 event=suspend\nname=a phase=suspend start=1 end=5 cpu=0 ctx=task\n' >"$T/cr/bad" &&
+	{ "$c" "$T/cr/bad" spans; true; } | grep -q "callback line without 'result='" &&
+	printf 'a suspend 1 5 0 task 0\n' >"$T/cr/bad" && { "$c" "$T/cr/bad" spans; true; } | grep -q 'not a line of a version 2 report'
 ok $? "pm_async_check: select by field name (=, !=, <, >; the whole line), spans, serial, ended_by, within, violations less those a regex expects; malformed lines refused"
 
 # make bench's drivers table (drivers-table.sh) on boots of drvbench.sh

@@ -85,6 +85,8 @@
 #define PAT_NAME_MAX		31
 #define PAT_HASH_BITS		12
 #define PAT_MAX_VIOLATIONS	64
+/* The report's format (Documentation/power/pm-async-lab.rst, "report"). */
+#define PAT_REPORT_VERSION	2
 #define PAT_VIOLATION_LEN	128
 /* Longest callback time accepted, in microseconds (10 s). */
 #define PAT_MAX_US		10000000U
@@ -526,6 +528,11 @@ struct pat_entry {
 static DEFINE_MUTEX(pat_lock);
 /* A system transition is in progress.  Protected by pat_lock. */
 static bool pat_in_transition;
+/*
+ * The last transition's event for the report: "suspend", "hibernate" or
+ * "none" before the first.  Protected by pat_lock.
+ */
+static const char *pat_event = "none";
 /* Lab devices by name.  Protected by pat_lock. */
 static DEFINE_HASHTABLE(pat_hash, PAT_HASH_BITS);
 /* Entries of the write being parsed, by name.  Protected by pat_lock. */
@@ -2383,10 +2390,10 @@ static const struct seq_operations pat_state_sops = {
 DEFINE_SEQ_ATTRIBUTE(pat_state);
 
 /*
- * report: positions [0, PAT_NR_CBS * ndevs) are records (callback-major,
- * devices in creation order; those that did not run are skipped), the next
- * one is the "violations N" line, then one per kept violation.  The
- * iterator is the position itself.
+ * report: position 0 is the header, positions [1, PAT_NR_CBS * ndevs] are
+ * records (callback-major, devices in creation order; those that did not
+ * run are skipped), the next one is the "violations=N" line, then one per
+ * kept violation.  The iterator is the position itself.
  */
 static unsigned int pat_report_nrec(void)
 {
@@ -2398,8 +2405,10 @@ static void *pat_report_seek(loff_t *pos)
 	unsigned int nrec = pat_report_nrec();
 	unsigned int nviol;
 
-	while (*pos < nrec) {
-		unsigned int p = *pos;
+	if (!*pos)
+		return pos;
+	while (*pos <= nrec) {
+		unsigned int p = *pos - 1;
 
 		if (pat_devs[p % pat_ndevs]->rec[p / pat_ndevs].ran)
 			return pos;
@@ -2407,7 +2416,7 @@ static void *pat_report_seek(loff_t *pos)
 	}
 	nviol = min_t(unsigned int, atomic_read(&pat_nr_violations),
 		      PAT_MAX_VIOLATIONS);
-	return *pos <= nrec + nviol ? pos : NULL;
+	return *pos <= nrec + 1 + nviol ? pos : NULL;
 }
 
 static void *pat_report_start(struct seq_file *m, loff_t *pos)
@@ -2433,21 +2442,24 @@ static int pat_report_show(struct seq_file *m, void *v)
 	const struct pat_rec *rec;
 	struct pat_dev *pd;
 
-	if (p < nrec) {
-		pd = pat_devs[p % pat_ndevs];
-		rec = &pd->rec[p / pat_ndevs];
-		seq_printf(m, "%s %s %lld %lld %u %s %d\n", pd->name,
-			   pat_cbs[p / pat_ndevs].name, rec->start, rec->end,
-			   rec->cpu, rec->worker ? "worker" : "task",
-			   rec->result);
-	} else if (p == nrec) {
-		seq_printf(m, "violations %d\n",
+	if (!p) {
+		seq_printf(m, "pm_async_test report version=%d event=%s\n",
+			   PAT_REPORT_VERSION, pat_event);
+	} else if (p <= nrec) {
+		pd = pat_devs[(p - 1) % pat_ndevs];
+		rec = &pd->rec[(p - 1) / pat_ndevs];
+		seq_printf(m, "name=%s phase=%s start=%lld end=%lld cpu=%u ctx=%s result=%d\n",
+			   pd->name, pat_cbs[(p - 1) / pat_ndevs].name,
+			   rec->start, rec->end, rec->cpu,
+			   rec->worker ? "worker" : "task", rec->result);
+	} else if (p == nrec + 1) {
+		seq_printf(m, "violations=%d\n",
 			   atomic_read(&pat_nr_violations));
 	} else {
-		viol = &pat_violations[p - nrec - 1];
+		viol = &pat_violations[p - nrec - 2];
 		/* Pairs with smp_store_release() in pat_violation(). */
 		if (smp_load_acquire(&viol->valid))
-			seq_printf(m, "violation: %s\n", viol->msg);
+			seq_printf(m, "violation=%s\n", viol->msg);
 	}
 	return 0;
 }
@@ -3231,10 +3243,10 @@ static void pat_watchdog_fn(struct work_struct *work)
 static DECLARE_DELAYED_WORK(pat_watchdog, pat_watchdog_fn);
 
 /*
- * A transition starts: forget the previous one, note the PM task and lock
- * the control files.  No callback of the new transition has run yet.
+ * A transition of @event starts: forget the previous one, note the PM task
+ * and lock the control files.  No callback of the new transition has run yet.
  */
-static void pat_transition_begin(void)
+static void pat_transition_begin(const char *event)
 {
 	struct pat_link *lk;
 	unsigned int i;
@@ -3268,6 +3280,7 @@ static void pat_transition_begin(void)
 		pat_violations[i].valid = 0;
 	atomic_set(&pat_nr_violations, 0);
 	WRITE_ONCE(pat_pm_task, current);
+	pat_event = event;
 	pat_in_transition = true;
 	pat_churn_start();
 	mutex_unlock(&pat_lock);
@@ -3291,8 +3304,10 @@ static int pat_pm_notify(struct notifier_block *nb, unsigned long action,
 {
 	switch (action) {
 	case PM_SUSPEND_PREPARE:
+		pat_transition_begin("suspend");
+		break;
 	case PM_HIBERNATION_PREPARE:
-		pat_transition_begin();
+		pat_transition_begin("hibernate");
 		break;
 	case PM_POST_SUSPEND:
 	case PM_POST_HIBERNATION:

@@ -27,7 +27,7 @@ struct parser {
 	struct cycle *cur;
 	enum section sec;
 	unsigned int seen;	/* bit per section already started */
-	int seen_violations;	/* "violations N" read in this report */
+	struct pma_reader rd;	/* where the report section is */
 	int klines;		/* kernel PM lines outside blocks */
 };
 
@@ -147,7 +147,7 @@ static int parse_header(struct parser *p, char *args)
 	p->cur = c;
 	p->sec = SEC_NONE;
 	p->seen = 0;
-	p->seen_violations = 0;
+	pma_rec_begin(&p->rd);
 	n = split(args, tok, 255);
 	if (n > 255)
 		return perr(p, p->line, "too many header fields");
@@ -276,8 +276,6 @@ static int report_callback(struct parser *p, const struct pma_rec *r)
 {
 	int dev, fam, slot;
 
-	if (p->seen_violations)
-		return perr(p, p->line, "report line after 'violations'");
 	dev = find_dev(p, r->name);
 	if (dev < 0)
 		return perr(p, p->line, "unknown device '%s'", r->name);
@@ -291,16 +289,11 @@ static int parse_report(struct parser *p, char *line)
 	struct pma_rec r;
 	char err[96];
 
-	switch (pma_rec_parse(line, &r, err, sizeof(err))) {
+	switch (pma_rec_parse(&p->rd, line, &r, err, sizeof(err))) {
+	case PMA_REC_HEADER:
 	case PMA_REC_VIOLATION:
-		if (!p->seen_violations)
-			return perr(p, p->line,
-				    "'violation:' before 'violations N'");
 		return 0;
 	case PMA_REC_VIOLATIONS:
-		if (p->seen_violations)
-			return perr(p, p->line, "second violations line");
-		p->seen_violations = 1;
 		p->cur->violations = (int)r.violations;
 		return 0;
 	case PMA_REC_CALLBACK:

@@ -70,9 +70,11 @@
 #     order, every device ends active, the next transition succeeds.  A
 #     device waited for (device_pm_wait_for_dev()) before the walk reaches
 #     it, whose only child fails: the transition fails and does not hang.
-#  5. bad input: each kind of malformed topology is rejected and creates
-#     nothing; a good topology survives a read-back/write-back round trip;
-#     fail= and the fail file arm and disarm failures.
+#  5. input (pm_async_input.c, kselftest_harness.h; one case here whose
+#     results are a subtest): each kind of malformed topology is rejected
+#     and creates nothing; a good topology survives a read-back/write-back
+#     round trip; fail= and the fail file arm and disarm failures; a churn
+#     trigger reads back, a bad one is refused.
 #  6. random: pm_async_gen topologies (seeds PM_ASYNC_SEEDS) with
 #     pm_async=1; the seed is in the test name, so a failure replays with
 #     "pm_async_gen SEED NDEV".
@@ -132,6 +134,13 @@ loaded=0
 chk()
 {
 	"$DIR/pm_async_check" "$TMP/report" "$@"
+}
+
+# has FILTER...: a callback line of the report passes pm_async_check's
+# select FILTERs.
+has()
+{
+	[ -n "$(chk select "$@" : name)" ]
 }
 
 # The selected word of a "[current] other ..." sysfs file.
@@ -294,9 +303,9 @@ good_cycle()
 	NMARK=$((NMARK + 1))
 	echo "pm_async.sh: transition $NMARK" 2>/dev/null >/dev/kmsg
 	cycle "$1" && return 0
-	if grep -q ' -[0-9]*$' "$TMP/report"; then
+	if has 'result<0'; then
 		ktap_print_msg "$1 transition failed in a lab callback:"
-		grep ' -[0-9]*$' "$TMP/report" | head -n 5 | sed 's/^/# /'
+		chk select 'result<0' : line | head -n 5 | sed 's/^/# /'
 	else
 		ktap_print_msg "$1 transition aborted, not by the lab; the kernel log:"
 	fi
@@ -794,7 +803,7 @@ EOF
 				expect_lines dc2 "prepare complete" &&
 				expect_lines dcp "$SUSPEND_ALL" &&
 				expect_lines dcs "$SUSPEND_ALL" || err=1
-			grep -q '^dc prepare .* 1$' "$TMP/report" ||
+			has name=dc phase=prepare result=1 ||
 				{ ktap_print_msg "dc prepare did not return 1"; err=1; }
 		done
 	fi
@@ -1187,9 +1196,9 @@ EOF
 			fi
 			check_report "prepare complete" "$DEV_PHASES" f suspend_late &&
 				check_state || err=1
-			grep -q '^mp suspend_late ' "$TMP/report" ||
+			has name=mp phase=suspend_late ||
 				{ ktap_print_msg "mp: no late suspend before f failed"; err=1; }
-			grep -q '^mp resume_early ' "$TMP/report" ||
+			has name=mp phase=resume_early ||
 				{ ktap_print_msg "mp: no early resume (pm_async $mode)"; err=1; }
 			good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
 				check_state || err=1
@@ -1207,7 +1216,7 @@ EOF
 			check_report "prepare complete" "freeze freeze_late"\
 " freeze_noirq thaw_noirq thaw_early thaw restore" f freeze_late &&
 				check_state || err=1
-			grep -q '^mp thaw_early ' "$TMP/report" ||
+			has name=mp phase=thaw_early ||
 				{ ktap_print_msg "mp: no thaw_early (pm_async $mode)"; err=1; }
 			hib_cycle || err=1
 		done
@@ -1388,7 +1397,7 @@ hib_cycle()
 {
 	good_cycle disk || return 1
 	res=restore
-	grep -q '^[^ ]* thaw ' "$TMP/report" && res=thaw
+	has phase=thaw && res=thaw
 	check_report "prepare freeze freeze_late freeze_noirq"\
 " ${res}_noirq ${res}_early $res complete" "" && check_state
 }
@@ -2176,7 +2185,7 @@ hidden_cycles()
 	while [ $h_i -lt "$1" ]; do
 		h_i=$((h_i + 1))
 		cycle freeze && continue
-		if grep -q "^ts suspend .* -11$" "$TMP/report"; then
+		if has name=ts phase=suspend result=-11; then
 			h_fail=$((h_fail + 1))
 		else
 			echo x
@@ -2209,7 +2218,7 @@ hidden_pattern()
 	for h_i in 1 2 3 4 5 6 7 8; do
 		if cycle freeze; then
 			h_pat="${h_pat}0"
-		elif grep -q "^ts suspend .* -11$" "$TMP/report"; then
+		elif has name=ts phase=suspend result=-11; then
 			h_pat="${h_pat}1"
 		else
 			h_pat="${h_pat}x"
@@ -2315,9 +2324,9 @@ test_hidden()
 	topo_from "gpio0 suspend=500 resume=20000\nts suspend=500 resume=500 hidden=resume:gpio0\n"
 	if load "$TMP/in.topo"; then
 		set_pm_async 1
-		cycle freeze && grep -q "^ts resume .* -11$" "$TMP/report" &&
+		cycle freeze && has name=ts phase=resume result=-11 &&
 			set_pm_async 0 && cycle freeze &&
-			grep -q "^ts resume .* 0$" "$TMP/report" &&
+			has name=ts phase=resume result=0 &&
 			check_state && err=0
 	fi
 	result $err "hidden: resume side: async ts resume returns -11 before"\
@@ -2353,161 +2362,16 @@ test_hidden()
 }
 
 # ---------------------------------------------------------------------------
-# 5. bad input, round trip, failure arming
+# 5. bad input, round trip, failure arming: pm_async_input (C,
+# kselftest_harness.h), one case here, its results a subtest (leaves).
 
-# reject DESC TEXT: writing TEXT fails and changes nothing.
-reject()
+test_input()
 {
-	topo_from "$2"
-	err=0
-	if write_topo "$TMP/in.topo"; then
-		ktap_print_msg "the write was accepted"
-		err=1
-	fi
-	dmesg | grep "$MOD:" | tail -n 1 | sed 's/^/# kernel: /'
-	cat $LAB/topology >"$TMP/topo.now"
-	cmp -s "$TMP/topo" "$TMP/topo.now" ||
-		{ ktap_print_msg "the topology changed"; err=1; }
-	[ "$(ls $BUS | wc -l)" = "$(wc -l <"$TMP/topo")" ] ||
-		{ ktap_print_msg "devices were left on the bus"; err=1; }
-	result $err "bad input rejected: $1"
-}
-
-reject_fail()
-{
-	err=0
-	if echo "$2" >$LAB/fail 2>/dev/null; then
-		ktap_print_msg "the write was accepted"
-		err=1
-	fi
-	cat $LAB/topology >"$TMP/topo.now"
-	cmp -s "$TMP/topo" "$TMP/topo.now" ||
-		{ ktap_print_msg "the topology changed"; err=1; }
-	result $err "bad input rejected: $1"
-}
-
-long_name=$(printf '%032d' 0)
-NR_BAD=37
-
-test_bad_input()
-{
-	topo_from "b0 suspend=100\nb1 parent=b0 resume=100\n"
-	load "$TMP/in.topo"
-	reject "unknown key" "n1 colour=red\n"
-	reject "key without value" "n1 suspend\n"
-	reject "bad number" "n1 suspend=12x\n"
-	reject "negative number" "n1 resume=-1\n"
-	reject "async not 0 or 1" "n1 async=2\n"
-	reject "unknown parent" "n1 parent=nosuch\n"
-	reject "parent defined later in the write" "n1 parent=n2\nn2\n"
-	reject "unknown supplier" "n1 suppliers=b0,nosuch\n"
-	reject "duplicate name" "b1\n"
-	reject "duplicate name within one write" "n1\nn2\nn1\n"
-	reject "device is its own supplier" "n1 suppliers=b1,n1\n"
-	reject "device is its own parent" "n1 parent=n1\n"
-	reject "name of 32 characters" "$long_name\n"
-	reject "pm not 0 or 1" "n1 pm=2\n"
-	reject "supplier with pm=0" "n1 pm=0\nn2 suppliers=n1\n"
-	reject "async=1 with pm=0" "n1 async=1 pm=0\n"
-	reject "driver not 0 or 1" "n1 driver=yes\n"
-	reject "unknown managed supplier" "n1 managed=nosuch\n"
-	reject "managed supplier with pm=0" "n1 pm=0\nn2 managed=n1\n"
-	reject "supplier in suppliers= and managed=" "n1 suppliers=b0 managed=b1,b0\n"
-	reject "device is its own managed supplier" "n1 managed=n1\n"
-	reject "SYNC_STATE_ONLY consumer with a driver" "n1 driver=1\nn2 sync_consumers=n1\n"
-	reject "SYNC_STATE_ONLY supplier with pm=0" "n1\nn2 pm=0 sync_consumers=n1\n"
-	reject "SYNC_STATE_ONLY consumer defined later" "n1 sync_consumers=n2\nn2\n"
-	reject "wait= without a phase" "n1 wait=b0\n"
-	reject "wait= with an unknown phase" "n1 wait=sleep:b0\n"
-	reject "wait= for an unknown device" "n1 wait=resume:nosuch\n"
-	reject "wait= for itself" "n1 wait=suspend:n1\n"
-	reject "wait= given twice" "n1 wait=resume:b0,resume:b0\n"
-	reject "more than 4 waits" "n1 wait=prepare:b0,suspend:b0,resume:b0,complete:b0,thaw:b0\n"
-	reject "direct_complete=1 with pm=0" "n1 pm=0 direct_complete=1\n"
-	reject "smart_suspend=1 without a driver" "n1 smart_suspend=1\n"
-	reject "may_skip_resume=1 without a driver" "n1 driver=0 may_skip_resume=1\n"
-	reject "jitter out of range" "n1 jitter=10000001\n"
-	reject "bad line after good lines" "n1 parent=b1\n"\
-"n2 parent=n1 suppliers=b0\n# comment\nn3 parent=n2 fail=resume\n"
-	reject_fail "fail file: unknown device" "nosuch suspend"
-	reject_fail "fail file: not a suspend phase" "b0 resume"
-}
-
-NR_PARSE=4
-
-test_parse()
-{
-	# Comments, blank lines, tabs, keys in any order, and names defined
-	# earlier in the same write.
-	topo_from "# comment\n\n  p0\tasync=0 # trailing comment\n"\
-"p0.c resume_noirq=7 parent=p0 suspend=1 async=1\n\t\n"\
-"p1 suppliers=p0.c,p0 suspend_late=3\np1:x.y-z_ parent=p1 fail=suspend_noirq\n"
-	err=1
-	if load "$TMP/in.topo" && [ "$(wc -l <"$TMP/topo")" = 4 ]; then
-		cp "$TMP/topo" "$TMP/topo.first"
-		echo clear >$LAB/topology
-		if [ "$(ls $BUS | wc -l)" != 0 ]; then
-			ktap_print_msg "clear left devices: $(ls $BUS | head -n 5 | tr '\n' ' ')"
-		else
-			load "$TMP/topo.first" && cmp -s "$TMP/topo.first" "$TMP/topo" && err=0
-		fi
-	fi
-	[ $err = 0 ] || sed 's/^/# /' "$TMP/topo"
-	result $err "topology: comments, blanks, any key order; read-back writes back unchanged"
-
-	err=0
-	grep -q '^p1:x.y-z_ .*fail=suspend_noirq' $LAB/topology ||
-		{ ktap_print_msg "fail= not shown"; err=1; }
-	echo "p1:x.y-z_ none" >$LAB/fail
-	grep -q 'fail=' $LAB/topology &&
-		{ ktap_print_msg "'NAME none' did not disarm"; err=1; }
-	echo "p0 freeze_late" >$LAB/fail
-	grep -q '^p0 .*fail=freeze_late' $LAB/topology ||
-		{ ktap_print_msg "the fail file did not arm"; err=1; }
-	echo "p0 none" >$LAB/fail
-	result $err "fail: fail= and the fail file arm and disarm failures"
-
-	# A churn started by a device's callback reads back as written; an
-	# unknown device or callback, or none, is refused.
-	topo_from "a\nb suppliers=a\n"
-	err=1
-	if load "$TMP/in.topo" && echo "5@a:suspend_late b unlink=a" >$LAB/churn &&
-	   [ "$(cat $LAB/churn)" = "armed 5@a:suspend_late b unlink=a" ]; then
-		err=0
-		for bad in "5@x:suspend b" "5@a:bogus b" "5@a b" "@a:suspend b" \
-			"5@:suspend b"; do
-			if echo "$bad" 2>/dev/null >$LAB/churn; then
-				ktap_print_msg "churn '$bad' accepted"
-				err=1
-			fi
-		done
-	fi
-	echo none >$LAB/churn
-	result $err "churn: DELAY_US@NAME:PHASE reads back; a bad trigger is refused"
-
-	# Every new key, in any order, and a wait= for a device defined later
-	# in the same write: read back and written back unchanged.
-	topo_from "r0 driver=1 jitter=700\n"\
-"r1 wait=resume:r0,suspend_noirq:r3 managed=r0 driver=0\n"\
-"r2 sync_consumers=r1 direct_complete=1\n"\
-"r3 parent=r2 may_skip_resume=1 smart_suspend=1 driver=1 suppliers=r2\n"\
-"r4 pm=0 parent=r3 managed=r1\n"
-	err=1
-	if load "$TMP/in.topo"; then
-		cp "$TMP/topo" "$TMP/topo.first"
-		if load "$TMP/topo.first" && cmp -s "$TMP/topo.first" "$TMP/topo" &&
-		   grep -q ' resume_noirq=0 managed=r0 wait=resume:r0,suspend_noirq:r3$' \
-			"$TMP/topo" &&
-		   grep -q '^r2 .* sync_consumers=r1 direct_complete=1$' "$TMP/topo" &&
-		   grep -q '^r3 .* suppliers=r2 driver=1 smart_suspend=1 may_skip_resume=1$' \
-			"$TMP/topo" &&
-		   grep -q '^r0 .* driver=1 jitter=700$' "$TMP/topo"; then
-			err=0
-		fi
-	fi
-	[ $err = 0 ] || sed 's/^/# /' "$TMP/topo"
-	result $err "topology: the driver, link, wait, skip and jitter keys read"\
-" back and write back unchanged"
+	"$DIR/pm_async_input" >"$TMP/input.tap" 2>&1
+	err=$?
+	sed 's/^/    /' "$TMP/input.tap"
+	result $err "input: the lab's control files refuse bad writes and"\
+" read back what they accept (pm_async_input)"
 }
 
 # ---------------------------------------------------------------------------
@@ -2599,7 +2463,7 @@ test_hibernation()
 		# Without an image the restore callbacks follow freeze; after
 		# one (a real snapshot) the thaw ones do.
 		res=restore
-		grep -q '^[^ ]* thaw ' "$TMP/report" && res=thaw
+		has phase=thaw && res=thaw
 		check_report "prepare freeze freeze_late freeze_noirq"\
 " ${res}_noirq ${res}_early $res complete" "" &&
 			check_state || err=1
@@ -2677,7 +2541,9 @@ if ! load_module; then
 fi
 command -v awk >/dev/null && command -v dd >/dev/null && command -v cmp >/dev/null ||
 	skip_all "awk, dd and cmp are needed"
-[ -x "$DIR/pm_async_check" ] || skip_all "no $DIR/pm_async_check: build the test first"
+for prog in pm_async_check pm_async_input; do
+	[ -x "$DIR/$prog" ] || skip_all "no $DIR/$prog: build the test first"
+done
 
 TMP=$(mktemp -d) || skip_all "mktemp failed"
 saved_pm_test=$(current $PWR/pm_test)
@@ -2695,7 +2561,7 @@ nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
 ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES +
-	NR_CONTRACT + NR_FAILURE + NR_BAD + NR_PARSE + nseeds + 3 + NR_HIDDEN))
+	NR_CONTRACT + NR_FAILURE + 1 + nseeds + 3 + NR_HIDDEN))
 
 test_sysfs
 test_ordering
@@ -2707,8 +2573,7 @@ test_fixes
 test_contract
 test_failure
 test_hidden
-test_bad_input
-test_parse
+test_input
 test_random
 test_big
 test_hibernation

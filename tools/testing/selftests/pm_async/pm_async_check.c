@@ -22,8 +22,8 @@
  *	report order.  FIELDs: name phase start end cpu ctx result dur, and
  *	line, the whole line.
  *   violations [REGEX]
- *	the report's violation count, less the "violation:" lines that
- *	match REGEX (POSIX extended); -1 if the report has no count.
+ *	the report's violation count, less the violations whose text
+ *	matches REGEX (POSIX extended); -1 if the report has no count.
  *   spans
  *	"suspend X ms, resume Y ms": the device phases' wall time (from the
  *	first start to the last end of each side, prepare and complete left
@@ -51,6 +51,7 @@
  * A device's PHASE is its last line for the phase in the report.
  */
 #include <errno.h>
+#include <limits.h>
 #include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -76,7 +77,7 @@ struct report {
 	struct cb *cb;
 	int ncb;
 	long long violations;	/* -1 without a "violations" line */
-	char **viol;		/* the "violation: " lines */
+	char **viol;		/* the text of the "violation=" lines */
 	int nviol;
 };
 
@@ -106,6 +107,7 @@ static int report_read(const char *path, struct report *rep)
 	char err[96], *line = NULL;
 	size_t cap = 0;
 	int lineno = 0, kind, cap_cb = 0, cap_viol = 0;
+	struct pma_reader rd = { 0 };
 	FILE *f = fopen(path, "r");
 
 	memset(rep, 0, sizeof(*rep));
@@ -121,7 +123,7 @@ static int report_read(const char *path, struct report *rep)
 		line[strcspn(line, "\n")] = '\0';
 		cb.line = xstrdup(line);
 		cb.copy = xstrdup(line);
-		kind = pma_rec_parse(cb.copy, &cb.r, err, sizeof(err));
+		kind = pma_rec_parse(&rd, cb.copy, &cb.r, err, sizeof(err));
 		if (kind < 0) {
 			printf("# %s:%d: %s: %s\n", path, lineno, err, line);
 			fclose(f);
@@ -136,7 +138,8 @@ static int report_read(const char *path, struct report *rep)
 				rep->viol = xrealloc(rep->viol, cap_viol *
 						     sizeof(*rep->viol));
 			}
-			rep->viol[rep->nviol++] = cb.line;
+			rep->viol[rep->nviol++] = xstrdup(cb.r.text);
+			free(cb.line);
 			free(cb.copy);
 			continue;
 		}
@@ -207,13 +210,9 @@ static int time_of(const struct pma_rec *r, const char *which, long long *t)
 	return 0;
 }
 
-static int parse_ns(const char *s, long long *v)
+static int parse_ll(const char *s, long long *v)
 {
-	char *end;
-
-	errno = 0;
-	*v = strtoll(s, &end, 10);
-	return errno || end == s || *end ? -1 : 0;
+	return pma_rec_number(s, LLONG_MIN, LLONG_MAX, v);
 }
 
 /* A set of words, looked up linearly: phase lists are short. */
@@ -418,7 +417,7 @@ static int check(const struct report *rep, char **argv)
 	if (odd || bad)
 		err = 1;
 	for (i = 0; i < rep->nviol && i < NR_VIOL_SHOWN; i++)
-		printf("# %s\n", rep->viol[i]);
+		printf("# violation: %s\n", rep->viol[i]);
 	return err;
 }
 
@@ -477,7 +476,7 @@ static int check_cycle(const struct report *rep, char **argv)
 	char **devs, *ph, *save;
 	struct counts c;
 
-	if ((!good && strcmp(argv[0], "fail")) || parse_ns(argv[4], &unexpected))
+	if ((!good && strcmp(argv[0], "fail")) || parse_ll(argv[4], &unexpected))
 		return 2;
 	ndev = topo_load(argv[1], rep, &c, &devs);
 	if (ndev < 0)
@@ -517,7 +516,7 @@ static int check_cycle(const struct report *rep, char **argv)
 		}
 	}
 	for (i = 0; i < rep->nviol; i++)
-		msg("# %s\n", rep->viol[i]);
+		msg("# violation: %s\n", rep->viol[i]);
 	if (rep->violations > 0 && !unexpected) {
 		msg("# violations %lld, %s\n", rep->violations, EXPECTED_VIOL);
 	} else if (rep->violations) {
@@ -589,7 +588,7 @@ static int filter_ok(const struct pma_rec *r, const char *filter, int *ok)
 		*ok = (strcmp(val, arg) == 0) != (*op == '!');
 		return 0;
 	}
-	if (parse_ns(val, &x) || parse_ns(arg, &y))
+	if (parse_ll(val, &x) || parse_ll(arg, &y))
 		return -1;
 	*ok = *op == '<' ? x < y : x > y;
 	return 0;
@@ -633,8 +632,8 @@ static int cmd_select(const struct report *rep, char **argv)
 }
 
 /*
- * The report's violation count less those of its "violation:" lines that
- * match the extended regular expression @argv[0], if given (violations a
+ * The report's violation count less the violations whose text matches
+ * the extended regular expression @argv[0], if given (violations a
  * caller expects); -1 without a "violations" line.
  */
 static int violations(const struct report *rep, char **argv)
@@ -656,6 +655,16 @@ static int violations(const struct report *rep, char **argv)
 	return 0;
 }
 
+/* Widen [@lo, @hi] to take in @r's callback; @first: it is the first one. */
+static void widen(long long *lo, long long *hi, int first,
+		  const struct pma_rec *r)
+{
+	if (first || r->start < *lo)
+		*lo = r->start;
+	if (first || r->end > *hi)
+		*hi = r->end;
+}
+
 static int spans(const struct report *rep)
 {
 	long long lo[2] = { 0, 0 }, hi[2] = { 0, 0 };
@@ -674,10 +683,7 @@ static int spans(const struct report *rep)
 			side = 1;
 		else
 			continue;
-		if (!seen[side] || r->start < lo[side])
-			lo[side] = r->start;
-		if (!seen[side] || r->end > hi[side])
-			hi[side] = r->end;
+		widen(&lo[side], &hi[side], !seen[side], r);
 		seen[side] = 1;
 	}
 	printf("suspend %.1f ms, resume %.1f ms\n", (hi[0] - lo[0]) / 1e6,
@@ -702,20 +708,16 @@ static int phases(const struct report *rep, char **argv)
 	v = xrealloc(NULL, (rep->ncb + 1) * sizeof(*v));
 	for (i = 0; i < rep->ncb; i++) {
 		const struct pma_rec *r = &rep->cb[i].r;
+		int first;
 
 		if (!strcmp(r->phase, "prepare") || !strcmp(r->phase, "complete"))
 			continue;
 		for (j = 0; j < n && strcmp(v[j].phase, r->phase); j++)
 			;
-		if (j == n) {
-			v[n].phase = r->phase;
-			v[n].lo = r->start;
-			v[n++].hi = r->end;
-		}
-		if (r->start < v[j].lo)
-			v[j].lo = r->start;
-		if (r->end > v[j].hi)
-			v[j].hi = r->end;
+		first = j == n;
+		if (first)
+			v[n++].phase = r->phase;
+		widen(&v[j].lo, &v[j].hi, first, r);
 	}
 	for (j = 0; j < n; j++)
 		printf("%s %lld %lld\n", v[j].phase, v[j].lo, v[j].hi);
@@ -854,7 +856,7 @@ static int within(const struct report *rep, char **argv)
 	long long ta, tb, t0, t1;
 	char *pa[4];
 
-	if (parse_ns(argv[6], &t0) || parse_ns(argv[7], &t1))
+	if (parse_ll(argv[6], &t0) || parse_ll(argv[7], &t1))
 		return 2;
 	pa[0] = argv[0];
 	pa[1] = argv[1];

@@ -25,6 +25,8 @@
 static const char *prog;
 
 #define MS	1000000.0	/* ns */
+/* A lab report section starts so (pm_async_record.h). */
+#define REPORT	"--- report\npm_async_test report version=2 event=suspend\n"
 
 /* a failed CHECK ends the test case: check_failed() jumps back to main() */
 static jmp_buf case_end;
@@ -357,7 +359,7 @@ static void gen_cycle(FILE *f, int ndev, int fanout, int num)
 			fprintf(f, " suppliers=dev%d", i - 2);
 		fprintf(f, "\n");
 	}
-	fprintf(f, "--- report\n");
+	fputs(REPORT, f);
 	for (s = 0; s < NPHASES; s++) {
 		long long end = t;
 
@@ -370,15 +372,16 @@ static void gen_cycle(FILE *f, int ndev, int fanout, int num)
 
 			if (sync)
 				task = st + dur + 5000;
-			fprintf(f, "dev%d %s %lld %lld %d %s 0\n", k, ph[s], st,
-				st + dur, k % 4, sync ? "task" : "worker");
+			fprintf(f, "name=dev%d phase=%s start=%lld end=%lld cpu=%d ctx=%s result=0\n",
+				k, ph[s], st, st + dur, k % 4,
+				sync ? "task" : "worker");
 			if (st + dur > end)
 				end = st + dur;
 		}
 		span[s] = end - t + 100000;
 		t = end + (s == 2 ? 5000000000LL : 300000);
 	}
-	fprintf(f, "violations 0\n--- pm\n");
+	fprintf(f, "violations=0\n--- pm\n");
 	for (s = 0; s < NPHASES; s++)
 		fprintf(f, "[  %d.000000] PM: %s of devices complete after %lld.%03lld msecs\n",
 			10 + s, pm[s], span[s] / 1000000,
@@ -404,14 +407,14 @@ static int gen_file(const char *path, int ndev, int fanout)
 static int t_chain3(void)
 {
 	static const char text[] = HDR("async")
-		"--- topology\na\nb parent=a\nc parent=b\n--- report\n"
-		"c suspend 0 3000000 0 worker 0\n"
-		"b suspend 3000000 5000000 1 worker 0\n"
-		"a suspend 5000000 6000000 0 worker 0\n"
-		"a resume 10000000 11000000 0 worker 0\n"
-		"b resume 11000000 13000000 0 worker 0\n"
-		"c resume 13000000 16000000 0 worker 0\n"
-		"violations 0\n=== end\n";
+		"--- topology\na\nb parent=a\nc parent=b\n" REPORT
+		"name=c phase=suspend start=0 end=3000000 cpu=0 ctx=worker result=0\n"
+		"name=b phase=suspend start=3000000 end=5000000 cpu=1 ctx=worker result=0\n"
+		"name=a phase=suspend start=5000000 end=6000000 cpu=0 ctx=worker result=0\n"
+		"name=a phase=resume start=10000000 end=11000000 cpu=0 ctx=worker result=0\n"
+		"name=b phase=resume start=11000000 end=13000000 cpu=0 ctx=worker result=0\n"
+		"name=c phase=resume start=13000000 end=16000000 cpu=0 ctx=worker result=0\n"
+		"violations=0\n=== end\n";
 	struct input in;
 	struct cycle *c = parse_text(&in, text, 256, NULL);
 	int ok;
@@ -432,11 +435,11 @@ static int t_no_pm(void)
 {
 	static const char text[] = HDR("async")
 		"--- topology\na\nb parent=a\nc parent=b\nw parent=c async=0 pm=0\n"
-		"--- report\n"
-		"c suspend 0 3000000 0 worker 0\n"
-		"b suspend 3000000 5000000 1 worker 0\n"
-		"a suspend 5000000 6000000 0 worker 0\n"
-		"violations 0\n=== end\n";
+		REPORT
+		"name=c phase=suspend start=0 end=3000000 cpu=0 ctx=worker result=0\n"
+		"name=b phase=suspend start=3000000 end=5000000 cpu=1 ctx=worker result=0\n"
+		"name=a phase=suspend start=5000000 end=6000000 cpu=0 ctx=worker result=0\n"
+		"violations=0\n=== end\n";
 	char *warn = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&warn, &len);
@@ -467,10 +470,10 @@ static int t_pm_late(void)
 {
 	static const char text[] = HDR("async")
 		"--- topology\na\nb parent=a pm=late\n"
-		"--- report\n"
-		"b suspend 0 2000000 0 worker 0\n"
-		"a suspend 2000000 3000000 1 worker 0\n"
-		"violations 0\n=== end\n";
+		REPORT
+		"name=b phase=suspend start=0 end=2000000 cpu=0 ctx=worker result=0\n"
+		"name=a phase=suspend start=2000000 end=3000000 cpu=1 ctx=worker result=0\n"
+		"violations=0\n=== end\n";
 	struct input in;
 	struct cycle *c;
 	int ok;
@@ -488,16 +491,16 @@ static int t_parallel_children(void)
 {
 	static const char text[] = HDR("async")
 		"--- topology\np\nx parent=p\ny parent=p\nz parent=p\n"
-		"--- report\n"
-		"x suspend 0 4000000 0 worker 0\n"
-		"y suspend 0 7000000 1 worker 0\n"
-		"z suspend 0 5000000 2 worker 0\n"
-		"p suspend 7000000 9000000 0 worker 0\n"
-		"p resume 20000000 21000000 0 worker 0\n"
-		"x resume 21000000 24000000 0 worker 0\n"
-		"y resume 21000000 27000000 1 worker 0\n"
-		"z resume 21000000 23000000 2 worker 0\n"
-		"violations 0\n=== end\n";
+		REPORT
+		"name=x phase=suspend start=0 end=4000000 cpu=0 ctx=worker result=0\n"
+		"name=y phase=suspend start=0 end=7000000 cpu=1 ctx=worker result=0\n"
+		"name=z phase=suspend start=0 end=5000000 cpu=2 ctx=worker result=0\n"
+		"name=p phase=suspend start=7000000 end=9000000 cpu=0 ctx=worker result=0\n"
+		"name=p phase=resume start=20000000 end=21000000 cpu=0 ctx=worker result=0\n"
+		"name=x phase=resume start=21000000 end=24000000 cpu=0 ctx=worker result=0\n"
+		"name=y phase=resume start=21000000 end=27000000 cpu=1 ctx=worker result=0\n"
+		"name=z phase=resume start=21000000 end=23000000 cpu=2 ctx=worker result=0\n"
+		"violations=0\n=== end\n";
 	struct input in;
 	struct cycle *c = parse_text(&in, text, 256, NULL);
 	int ok;
@@ -519,16 +522,16 @@ static int t_supplier_link(void)
 {
 	static const char text[] = HDR("async")
 		"--- topology\nr1\na parent=r1\nr2\nb parent=r2 suppliers=a\n"
-		"--- report\n"
-		"b suspend 0 5000000 0 worker 0\n"
-		"a suspend 5000000 7000000 1 worker 0\n"
-		"r2 suspend 5000000 6000000 0 worker 0\n"
-		"r1 suspend 7000000 8000000 1 worker 0\n"
-		"r1 resume 10000000 11000000 0 worker 0\n"
-		"r2 resume 10000000 11000000 1 worker 0\n"
-		"a resume 11000000 13000000 0 worker 0\n"
-		"b resume 13000000 18000000 1 worker 0\n"
-		"violations 0\n=== end\n";
+		REPORT
+		"name=b phase=suspend start=0 end=5000000 cpu=0 ctx=worker result=0\n"
+		"name=a phase=suspend start=5000000 end=7000000 cpu=1 ctx=worker result=0\n"
+		"name=r2 phase=suspend start=5000000 end=6000000 cpu=0 ctx=worker result=0\n"
+		"name=r1 phase=suspend start=7000000 end=8000000 cpu=1 ctx=worker result=0\n"
+		"name=r1 phase=resume start=10000000 end=11000000 cpu=0 ctx=worker result=0\n"
+		"name=r2 phase=resume start=10000000 end=11000000 cpu=1 ctx=worker result=0\n"
+		"name=a phase=resume start=11000000 end=13000000 cpu=0 ctx=worker result=0\n"
+		"name=b phase=resume start=13000000 end=18000000 cpu=1 ctx=worker result=0\n"
+		"violations=0\n=== end\n";
 	struct input in;
 	struct cycle *c = parse_text(&in, text, 256, NULL);
 	int ok;
@@ -546,11 +549,11 @@ static int t_supplier_link(void)
  * mode=sync: no task edges, CP = z = 5 ms, total 12 ms / 256.
  */
 static const char sync_order_text[] =
-	"--- topology\nx async=0\ny async=0\nz\n--- report\n"
-	"x suspend 0 4000000 0 task 0\n"
-	"y suspend 4000000 7000000 0 task 0\n"
-	"z suspend 0 5000000 1 worker 0\n"
-	"violations 0\n=== end\n";
+	"--- topology\nx async=0\ny async=0\nz\n" REPORT
+	"name=x phase=suspend start=0 end=4000000 cpu=0 ctx=task result=0\n"
+	"name=y phase=suspend start=4000000 end=7000000 cpu=0 ctx=task result=0\n"
+	"name=z phase=suspend start=0 end=5000000 cpu=1 ctx=worker result=0\n"
+	"violations=0\n=== end\n";
 
 static int t_sync_order(void)
 {
@@ -577,14 +580,14 @@ static int t_sync_order(void)
 
 /* Six independent 10 ms callbacks. */
 static const char six_text[] =
-	"--- topology\nd1\nd2\nd3\nd4\nd5\nd6\n--- report\n"
-	"d1 suspend 0 10000000 0 %s 0\n"
-	"d2 suspend %d 20000000 0 %s 0\n"
-	"d3 suspend %d 30000000 0 %s 0\n"
-	"d4 suspend %d 40000000 0 %s 0\n"
-	"d5 suspend %d 50000000 0 %s 0\n"
-	"d6 suspend %d 60000000 0 %s 0\n"
-	"violations 0\n=== end\n";
+	"--- topology\nd1\nd2\nd3\nd4\nd5\nd6\n" REPORT
+	"name=d1 phase=suspend start=0 end=10000000 cpu=0 ctx=%s result=0\n"
+	"name=d2 phase=suspend start=%d end=20000000 cpu=0 ctx=%s result=0\n"
+	"name=d3 phase=suspend start=%d end=30000000 cpu=0 ctx=%s result=0\n"
+	"name=d4 phase=suspend start=%d end=40000000 cpu=0 ctx=%s result=0\n"
+	"name=d5 phase=suspend start=%d end=50000000 cpu=0 ctx=%s result=0\n"
+	"name=d6 phase=suspend start=%d end=60000000 cpu=0 ctx=%s result=0\n"
+	"violations=0\n=== end\n";
 
 /* Workers, one after another (no edges between them), 10 ms each. */
 static void six_workers(char *buf, size_t len)
@@ -657,10 +660,10 @@ static int t_sync_bound(void)
 static int t_task_order_loop(void)
 {
 	static const char text[] = HDR("async")
-		"--- topology\np async=0\nc parent=p async=0\n--- report\n"
-		"p suspend 0 1000000 0 task 0\n"
-		"c suspend 1000000 3000000 0 task 0\n"
-		"violations 1\nviolation: p suspend before child c\n=== end\n";
+		"--- topology\np async=0\nc parent=p async=0\n" REPORT
+		"name=p phase=suspend start=0 end=1000000 cpu=0 ctx=task result=0\n"
+		"name=c phase=suspend start=1000000 end=3000000 cpu=0 ctx=task result=0\n"
+		"violations=1\nviolation=p suspend before child c\n=== end\n";
 	FILE *warn = tmpfile();
 	struct input in;
 	struct cycle *c;
@@ -850,8 +853,8 @@ static int t_bad_key(void)
 
 static int t_bad_number(void)
 {
-	return expect_error("data/bad_number.txt", "data/bad_number.txt:6: ",
-			    "bad end time '40x0'");
+	return expect_error("data/bad_number.txt", "data/bad_number.txt:7: ",
+			    "bad end '40x0'");
 }
 
 static int t_unterminated(void)
@@ -863,7 +866,7 @@ static int t_unterminated(void)
 static int t_missing_key(void)
 {
 	return expect_error("data/missing_key.txt",
-			    "data/missing_key.txt:8: ", "'mode'");
+			    "data/missing_key.txt:9: ", "'mode'");
 }
 
 static int t_usage(void)
@@ -954,14 +957,14 @@ static int t_hostile(void)
 	CHECK(f);
 	fputs("=== cycle kernel=patched profile=bad\377prof mode=async cycle=1 ", f);
 	fputs("version=v\033[31m\300\2571 transition=t\342\202x\n"
-	      "--- topology\nx.y:z-1 async=1\n--- report\n", f);
-	fputs("x.y:z-1 suspend 0 1000000 0 worker 0\n"
-	      "x.y:z-1 suspend_late 2000000 2100000 0 worker 0\n"
-	      "x.y:z-1 suspend_noirq 3000000 3100000 0 worker 0\n"
-	      "x.y:z-1 resume_noirq 4000000 4100000 0 worker 0\n"
-	      "x.y:z-1 resume_early 5000000 5100000 0 worker 0\n"
-	      "x.y:z-1 resume 6000000 7000000 0 worker 0\n"
-	      "violations 0\n--- pm\n", f);
+	      "--- topology\nx.y:z-1 async=1\n" REPORT, f);
+	fputs("name=x.y:z-1 phase=suspend start=0 end=1000000 cpu=0 ctx=worker result=0\n"
+	      "name=x.y:z-1 phase=suspend_late start=2000000 end=2100000 cpu=0 ctx=worker result=0\n"
+	      "name=x.y:z-1 phase=suspend_noirq start=3000000 end=3100000 cpu=0 ctx=worker result=0\n"
+	      "name=x.y:z-1 phase=resume_noirq start=4000000 end=4100000 cpu=0 ctx=worker result=0\n"
+	      "name=x.y:z-1 phase=resume_early start=5000000 end=5100000 cpu=0 ctx=worker result=0\n"
+	      "name=x.y:z-1 phase=resume start=6000000 end=7000000 cpu=0 ctx=worker result=0\n"
+	      "violations=0\n--- pm\n", f);
 	fputs("PM: suspend of devices complete after 1.200 msecs\n"
 	      "PM: late suspend of devices complete after 0.200 msecs\n"
 	      "PM: noirq suspend of devices complete after 0.200 msecs\n"
@@ -1072,6 +1075,49 @@ static int put_file(const char *path, const char *text)
 		return 0;
 	fputs(text, f);
 	return !fclose(f);
+}
+
+/*
+ * The report's record (pm_async_record.c): a version 1 line, another
+ * version, a line out of order and a missing field are each an error at
+ * their line.
+ */
+static int t_record_errors(void)
+{
+	static const struct {
+		const char *report, *why;
+	} bad[] = {
+		{ "--- report\nname=a phase=suspend start=1 end=2 cpu=0 ctx=worker result=0\n",
+		  "no 'pm_async_test report' header first" },
+		{ "--- report\npm_async_test report version=1 event=suspend\n",
+		  "report version '1', this reader reads 2" },
+		{ REPORT "a suspend 1 2 0 worker 0\n",
+		  "not a line of a version 2 report" },
+		{ REPORT "name=a phase=suspend start=1 end=2 cpu=0 result=0\n",
+		  "callback line without 'ctx='" },
+		{ REPORT "violations=0\nname=a phase=suspend start=1 end=2 cpu=0 ctx=worker result=0\n",
+		  "callback line after the violations" },
+		{ REPORT "violation=x\n",
+		  "violation line before the violations line" },
+		{ REPORT "pm_async_test report version=2 event=suspend\n",
+		  "second header" },
+	};
+	char text[512];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		snprintf(text, sizeof(text), "%s--- topology\na async=1\n%s",
+			 HDR("async"), bad[i].report);
+		CHECK(put_file("out/record.txt", text));
+		CHECK(expect_error("out/record.txt", "out/record.txt:",
+				   bad[i].why));
+	}
+	/* A field this reader does not know is skipped; so is the event. */
+	snprintf(text, sizeof(text), "%s--- topology\na async=1\n%s%s",
+		 HDR("async"), REPORT,
+		 "name=a phase=suspend start=1 end=2 cpu=0 ctx=worker result=0 new=7\nviolations=0\n=== end\n");
+	CHECK(put_file("out/record.txt", text));
+	return run("out/record.txt") == 0;
 }
 
 /*
@@ -1421,6 +1467,7 @@ static const struct {
 	{ "hibernation phases (freeze/thaw)", t_hibernate },
 	{ "error: unknown topology key", t_bad_key },
 	{ "error: bad number in report line", t_bad_number },
+	{ "error: the report's record: version, order, fields", t_record_errors },
 	{ "error: unterminated block", t_unterminated },
 	{ "error: missing required header key", t_missing_key },
 	{ "usage errors exit 2 naming the option; a missing file 1", t_usage },
