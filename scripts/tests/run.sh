@@ -958,7 +958,7 @@ ok $? "campaign.sh: a seed list with a comma stops before any boot"
 mkdir -p "$T/cr" "$T/ks"
 ksd=$H/../tools/testing/selftests/pm_async
 gcc -O2 -Wall -Wextra -Wshadow -Werror -o "$T/ks/pm_async_check" "$ksd/pm_async_check.c" \
-	"$ksd/pm_async_record.c" >"$T/log" 2>&1
+	"$ksd/pm_async_ask.c" "$ksd/pm_async_record.c" >"$T/log" 2>&1
 ok $? "pm_async_check builds warning-free"
 
 # The guest's plans (difflib.sh, busybox awk as in the guest): the same for

@@ -9,17 +9,20 @@
 # system; "disk" with pm_test=platform runs the freeze/restore callbacks.
 #
 # Cases (one KTAP result each):
-#  1. sysfs: power/async of each device follows async=; a device switched
-#     to sync runs in the PM task, one switched to async in a worker;
-#     /sys/power/pm_async=0 runs everything in the PM task.
+#  1. sleep (pm_async_sleep.c, kselftest_harness.h; one case here whose
+#     results are a subtest): sysfs: power/async of each device follows
+#     async=; a device switched to sync runs in the PM task, one switched
+#     to async in a worker; /sys/power/pm_async=0 runs everything in the
+#     PM task.  The mixes of 3 and the hibernation of 8.
 #  2. ordering: every profile (profiles/, and chain, wide and zero, which
 #     pm_async_gen prints) with pm_async 0 and 1, each for PM_ASYNC_CYCLES
 #     cycles: the transition succeeds, the report has no
 #     violation and one line per device for each of the 8 callbacks, every
 #     device ends active with runtime PM as before.
-#  3. mixes: a sync parent with async children, an async parent with sync
-#     children, supplier links across subtrees: order checked again from
-#     the report's timestamps, and which devices ran in the PM task.
+#  3. mixes (in pm_async_sleep): a sync parent with async children, an
+#     async parent with sync children, supplier links across subtrees:
+#     order checked again from the report's timestamps, and which devices
+#     ran in the PM task.
 #  3b. no-PM dependencies: a device whose only child or consumer takes no
 #     part in PM (pm=0, like a wakeup source's wakeupN device) starts each
 #     suspend phase at once, and one whose parent takes no part in PM
@@ -80,8 +83,9 @@
 #     "pm_async_gen SEED NDEV".
 #  7. load: PM_ASYNC_BIG devices (default 10000) in one write, read back
 #     and removed.
-#  8. hibernation: "disk" with pm_test=platform (freeze, freeze_late,
-#     freeze_noirq, then restore or thaw), skipped if unsupported.
+#  8. hibernation (in pm_async_sleep): "disk" with pm_test=platform
+#     (freeze, freeze_late, freeze_noirq, then restore or thaw), skipped
+#     if unsupported.
 #  9. unload: rmmod with devices and links present; load again with
 #     bind_driver=1, which binds a driver to every device.
 #
@@ -354,28 +358,6 @@ ctx()
 	chk select name="$1" phase="$2" : ctx
 }
 
-# all_in DEV CTX: every device phase of DEV ran in CTX.
-all_in()
-{
-	for ph in $DEV_PHASES; do
-		c=$(ctx "$1" "$ph")
-		if [ "$c" != "$2" ]; then
-			ktap_print_msg "$1 $ph ran in ${c:-nothing}, expected $2"
-			return 1
-		fi
-	done
-}
-
-# some_in DEV CTX: at least one device phase of DEV ran in CTX.
-some_in()
-{
-	for ph in $DEV_PHASES; do
-		[ "$(ctx "$1" "$ph")" = "$2" ] && return 0
-	done
-	ktap_print_msg "no device phase of $1 ran in a $2"
-	return 1
-}
-
 # ended_by DEV1 PHASE1 DEV2 PHASE2 start|end WHAT: DEV1's PHASE1 ended no
 # later than DEV2's PHASE2 started (ended), called WHAT in the message.
 ended_by()
@@ -418,74 +400,16 @@ set_pm_async()
 }
 
 # ---------------------------------------------------------------------------
-# 1. sysfs
+# 1. sysfs, 3. mixes, 8. hibernation: pm_async_sleep (C,
+# kselftest_harness.h), one case here, its results a subtest (leaves).
 
-test_sysfs()
+test_sleep()
 {
-	topo_from "s.root suspend=2000 resume=2000\n"\
-"s.a parent=s.root suspend=3000 resume=3000\n"\
-"s.b parent=s.root async=0 suspend=20000 resume=20000\n"\
-"s.c parent=s.a async=1 suspend=2000 resume=1000\n"\
-"s.d async=0 suspend=1000\n"
-	set_pm_async 1
-
-	err=0
-	if load "$TMP/in.topo"; then
-		while read -r name rest; do
-			want=enabled
-			case " $rest " in *" async=0 "*) want=disabled ;; esac
-			got=$(cat "$BUS/$name/power/async" 2>/dev/null)
-			if [ "$got" != "$want" ]; then
-				ktap_print_msg "$name: power/async is '$got', expected $want"
-				err=1
-			fi
-		done <"$TMP/topo"
-		[ "$(ls $BUS | wc -l)" = "$(wc -l <"$TMP/topo")" ] ||
-			{ ktap_print_msg "device count on the bus differs"; err=1; }
-	else
-		err=1
-	fi
-	result $err "sysfs: power/async of each device follows async="
-
-	err=1
-	if [ -d "$BUS/s.a" ]; then
-		err=0
-		echo disabled >"$BUS/s.a/power/async"
-		echo enabled >"$BUS/s.b/power/async"
-		grep -q '^s.a .*async=0' $LAB/topology &&
-			grep -q '^s.b .*async=1' $LAB/topology ||
-			{ ktap_print_msg "topology does not show the new flags"; err=1; }
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state &&
-			all_in s.a task && some_in s.b worker || err=1
-		echo enabled >"$BUS/s.a/power/async"
-		echo disabled >"$BUS/s.b/power/async"
-	fi
-	result $err "sysfs: a device switched to sync runs in the PM task,"\
-" one switched to async in a worker"
-
-	err=0
-	set_pm_async 0
-	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
-		n=$(chk select ctx=worker : name | wc -l)
-		if [ "$n" != 0 ]; then
-			ktap_print_msg "pm_async=0: $n callbacks ran in a worker"
-			err=1
-		fi
-	else
-		err=1
-	fi
-	set_pm_async 1
-	if good_cycle freeze && check_report "$SUSPEND_ALL" "" && check_state; then
-		n=$(chk select ctx=worker : name | wc -l)
-		if [ "$n" = 0 ]; then
-			ktap_print_msg "pm_async=1: no callback ran in a worker"
-			err=1
-		fi
-	else
-		err=1
-	fi
-	result $err "sysfs: pm_async=0 runs every callback in the PM task,"\
-" pm_async=1 uses workers again"
+	"$DIR/pm_async_sleep" >"$TMP/sleep.tap" 2>&1
+	err=$?
+	sed 's/^/    /' "$TMP/sleep.tap"
+	result $err "sleep: the async knobs in sysfs, sync and async devices"\
+" mixed, hibernation (pm_async_sleep)"
 }
 
 # ---------------------------------------------------------------------------
@@ -516,52 +440,6 @@ test_ordering()
 		done
 	done
 	set_pm_async 1
-}
-
-# ---------------------------------------------------------------------------
-# 3. mixes
-
-test_mixes()
-{
-	cat >"$TMP/in.topo" <<EOF
-# sync parent of async children (i8042 and serio in 2009)
-i8042 async=0 suspend=20000 resume=5000 suspend_noirq=1000 resume_noirq=1000
-serio0 parent=i8042 async=1 suspend=10000 resume=10000 suspend_late=1000 resume_early=1000
-serio1 parent=i8042 async=1 suspend=15000 resume=5000
-# async parent of sync children
-ap async=1 suspend=10000 resume=10000 suspend_late=1000 resume_early=1000
-ap.a parent=ap async=0 suspend=5000 resume=5000
-ap.b parent=ap async=0 suspend=2000 resume=2000 suspend_noirq=500
-# supplier links across subtrees
-t1 async=1 suspend=1000 resume=1000
-t1.x parent=t1 suspend=5000 resume=5000 suspend_late=9 resume_early=9 suspend_noirq=9 resume_noirq=9
-t2 async=0
-t2.y parent=t2 async=1 suspend=1000 resume=8000 suppliers=t1.x
-t2.z parent=t2 async=0 suspend=1000 resume=1000 suppliers=t1.x,serio0
-ap.c parent=ap async=1 suspend=3000 resume=3000 suppliers=t2.y,ap.a
-EOF
-	set_pm_async 1
-	ok=0
-	load "$TMP/in.topo" && good_cycle freeze &&
-		check_report "$SUSPEND_ALL" "" && check_state && ok=1
-
-	err=1
-	[ $ok = 1 ] && all_in i8042 task && some_in serio0 worker &&
-		some_in serio1 worker && suspends_first serio0 i8042 &&
-		suspends_first serio1 i8042 && err=0
-	result $err "mix: sync parent i8042 with async children serio0/serio1"
-
-	err=1
-	[ $ok = 1 ] && some_in ap worker && all_in ap.a task && all_in ap.b task &&
-		suspends_first ap.a ap && suspends_first ap.b ap &&
-		suspends_first ap.c ap && err=0
-	result $err "mix: async parent with sync children"
-
-	err=1
-	[ $ok = 1 ] && suspends_first t2.y t1.x && suspends_first t2.z t1.x &&
-		suspends_first t2.z serio0 && suspends_first ap.c t2.y &&
-		suspends_first ap.c ap.a && err=0
-	result $err "mix: supplier links across subtrees"
 }
 
 # ---------------------------------------------------------------------------
@@ -2444,40 +2322,6 @@ test_big()
 }
 
 # ---------------------------------------------------------------------------
-# 8. hibernation
-
-test_hibernation()
-{
-	if ! grep -qw disk $PWR/state; then
-		ktap_test_skip "hibernation: 'disk' not in $PWR/state"
-		return
-	fi
-	if ! grep -qw platform $PWR/pm_test; then
-		ktap_test_skip "hibernation: no pm_test=platform"
-		return
-	fi
-	load "$DIR/profiles/laptop.topo" || { ktap_test_fail "hibernation: load"; return; }
-	set_pm_async 1
-	err=0
-	if cycle disk; then
-		# Without an image the restore callbacks follow freeze; after
-		# one (a real snapshot) the thaw ones do.
-		res=restore
-		has phase=thaw && res=thaw
-		check_report "prepare freeze freeze_late freeze_noirq"\
-" ${res}_noirq ${res}_early $res complete" "" &&
-			check_state || err=1
-		ktap_print_msg "hibernation: $(spans), resumed with $res"
-	else
-		ktap_print_msg "echo disk > $PWR/state failed:"
-		dmesg | tail -n 5 | sed 's/^/# /'
-		err=1
-	fi
-	echo platform >$PWR/pm_test
-	result $err "hibernation: freeze, freeze_late, freeze_noirq and back, pm_test=platform"
-}
-
-# ---------------------------------------------------------------------------
 # 9. unload
 
 test_unload()
@@ -2541,7 +2385,7 @@ if ! load_module; then
 fi
 command -v awk >/dev/null && command -v dd >/dev/null && command -v cmp >/dev/null ||
 	skip_all "awk, dd and cmp are needed"
-for prog in pm_async_check pm_async_input; do
+for prog in pm_async_check pm_async_input pm_async_sleep; do
 	[ -x "$DIR/$prog" ] || skip_all "no $DIR/$prog: build the test first"
 done
 
@@ -2560,12 +2404,11 @@ echo clear >$LAB/topology
 nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
-ktap_set_plan $((3 + 2 * nprof + 3 + 2 + NR_DRIVERS + 1 + NR_FIXES +
-	NR_CONTRACT + NR_FAILURE + 1 + nseeds + 3 + NR_HIDDEN))
+ktap_set_plan $((1 + 2 * nprof + 2 + NR_DRIVERS + 1 + NR_FIXES +
+	NR_CONTRACT + NR_FAILURE + 1 + nseeds + 2 + NR_HIDDEN))
 
-test_sysfs
+test_sleep
 test_ordering
-test_mixes
 test_no_pm
 test_drivers
 test_stock_order
@@ -2576,7 +2419,6 @@ test_hidden
 test_input
 test_random
 test_big
-test_hibernation
 test_unload
 
 ktap_finished

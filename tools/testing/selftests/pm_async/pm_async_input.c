@@ -7,100 +7,13 @@
  * this program as one of its cases, its results a subtest.
  */
 #define _GNU_SOURCE	/* strchrnul() */
-#include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-
-#define LAB	"/sys/kernel/debug/pm_async_test/"
-#define BUS	"/sys/bus/pm_async_test/devices"
-
-/* Write @text to the lab's @file in one write(): 0, or -errno. */
-static int lab_write(const char *file, const char *text)
-{
-	char path[128];
-	ssize_t n;
-	int fd, err = 0;
-
-	snprintf(path, sizeof(path), LAB "%s", file);
-	fd = open(path, O_WRONLY);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, text, strlen(text));
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != strlen(text))
-		err = -EIO;
-	close(fd);
-	return err;
-}
-
-/* The lab's @file, whole, NUL-terminated (malloc'd); NULL on error. */
-static char *lab_read(const char *file)
-{
-	size_t len = 0, cap = 4096;
-	char path[128], *buf;
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), LAB "%s", file);
-	fd = open(path, O_RDONLY);
-	buf = malloc(cap);
-	if (fd < 0 || !buf) {
-		free(buf);
-		if (fd >= 0)
-			close(fd);
-		return NULL;
-	}
-	while ((n = read(fd, buf + len, cap - len - 1)) > 0) {
-		len += n;
-		if (cap - len < 2) {
-			char *more = realloc(buf, cap *= 2);
-
-			if (!more) {
-				n = -1;
-				break;
-			}
-			buf = more;
-		}
-	}
-	close(fd);
-	if (n < 0) {
-		free(buf);
-		return NULL;
-	}
-	buf[len] = '\0';
-	return buf;
-}
-
-/* Devices on the lab's bus. */
-static int bus_count(void)
-{
-	struct dirent *e;
-	DIR *d = opendir(BUS);
-	int n = 0;
-
-	if (!d)
-		return -1;
-	while ((e = readdir(d)))
-		n += e->d_name[0] != '.';
-	closedir(d);
-	return n;
-}
-
-static int nlines(const char *s)
-{
-	int n = 0;
-
-	for (; *s; s++)
-		n += *s == '\n';
-	return n;
-}
+#include "pm_async_lab.h"
 
 /*
  * Whether the line of device @name in @topo has @text (@at_end: ends with
@@ -128,17 +41,6 @@ static int line_has(const char *topo, const char *name, const char *text,
 }
 
 /*
- * Load @text as the whole topology (after "clear"); the topology read
- * back (malloc'd) or NULL.
- */
-static char *load(const char *text)
-{
-	if (lab_write("topology", "clear\n") || lab_write("topology", text))
-		return NULL;
-	return lab_read("topology");
-}
-
-/*
  * A write the lab must refuse, to the topology file or the fail file,
  * with two devices loaded: it is refused, the topology stays as it was
  * and no device is left on the bus.
@@ -154,16 +56,16 @@ FIXTURE_VARIANT(reject) {
 
 FIXTURE_SETUP(reject)
 {
-	if (access(LAB "topology", W_OK))
+	if (access(PMA_LAB "topology", W_OK))
 		SKIP(return, "the pm_async_test lab is not loaded");
-	self->topo = load("b0 suspend=100\nb1 parent=b0 resume=100\n");
+	self->topo = pma_load("b0 suspend=100\nb1 parent=b0 resume=100\n");
 	ASSERT_NE(NULL, self->topo);
 }
 
 FIXTURE_TEARDOWN(reject)
 {
 	free(self->topo);
-	lab_write("topology", "clear\n");
+	pma_lab_write("topology", "clear\n");
 }
 
 TEST_F(reject, write)
@@ -171,13 +73,13 @@ TEST_F(reject, write)
 	char *now;
 	int err;
 
-	err = lab_write(variant->file ?: "topology", variant->text);
+	err = pma_lab_write(variant->file ?: "topology", variant->text);
 	EXPECT_NE(0, err) TH_LOG("the write was accepted");
-	now = lab_read("topology");
+	now = pma_lab_read("topology");
 	ASSERT_NE(NULL, now);
 	EXPECT_STREQ(self->topo, now) TH_LOG("the topology changed");
 	free(now);
-	EXPECT_EQ(nlines(self->topo), bus_count())
+	EXPECT_EQ(pma_nlines(self->topo), pma_bus_count())
 		TH_LOG("devices were left on the bus");
 }
 
@@ -341,7 +243,7 @@ FIXTURE(parse) {
 
 FIXTURE_SETUP(parse)
 {
-	if (access(LAB "topology", W_OK))
+	if (access(PMA_LAB "topology", W_OK))
 		SKIP(return, "the pm_async_test lab is not loaded");
 	self->topo = NULL;
 }
@@ -349,8 +251,8 @@ FIXTURE_SETUP(parse)
 FIXTURE_TEARDOWN(parse)
 {
 	free(self->topo);
-	lab_write("churn", "none\n");
-	lab_write("topology", "clear\n");
+	pma_lab_write("churn", "none\n");
+	pma_lab_write("topology", "clear\n");
 }
 
 /*
@@ -368,12 +270,12 @@ TEST_F(parse, comments_blanks_key_order_write_back)
 {
 	char *again;
 
-	self->topo = load(PARSE_TOPO);
+	self->topo = pma_load(PARSE_TOPO);
 	ASSERT_NE(NULL, self->topo);
-	ASSERT_EQ(4, nlines(self->topo)) TH_LOG("read back:\n%s", self->topo);
-	ASSERT_EQ(0, lab_write("topology", "clear\n"));
-	ASSERT_EQ(0, bus_count()) TH_LOG("clear left devices");
-	again = load(self->topo);
+	ASSERT_EQ(4, pma_nlines(self->topo)) TH_LOG("read back:\n%s", self->topo);
+	ASSERT_EQ(0, pma_lab_write("topology", "clear\n"));
+	ASSERT_EQ(0, pma_bus_count()) TH_LOG("clear left devices");
+	again = pma_load(self->topo);
 	ASSERT_NE(NULL, again);
 	EXPECT_STREQ(self->topo, again);
 	free(again);
@@ -384,22 +286,22 @@ TEST_F(parse, fail_arms_and_disarms)
 {
 	char *t;
 
-	self->topo = load(PARSE_TOPO);
+	self->topo = pma_load(PARSE_TOPO);
 	ASSERT_NE(NULL, self->topo);
 	EXPECT_TRUE(line_has(self->topo, "p1:x.y-z_", " fail=suspend_noirq", 0))
 		TH_LOG("fail= not shown");
-	ASSERT_EQ(0, lab_write("fail", "p1:x.y-z_ none\n"));
-	t = lab_read("topology");
+	ASSERT_EQ(0, pma_lab_write("fail", "p1:x.y-z_ none\n"));
+	t = pma_lab_read("topology");
 	ASSERT_NE(NULL, t);
 	EXPECT_EQ(NULL, strstr(t, "fail=")) TH_LOG("'NAME none' did not disarm");
 	free(t);
-	ASSERT_EQ(0, lab_write("fail", "p0 freeze_late\n"));
-	t = lab_read("topology");
+	ASSERT_EQ(0, pma_lab_write("fail", "p0 freeze_late\n"));
+	t = pma_lab_read("topology");
 	ASSERT_NE(NULL, t);
 	EXPECT_TRUE(line_has(t, "p0", " fail=freeze_late", 0))
 		TH_LOG("the fail file did not arm");
 	free(t);
-	EXPECT_EQ(0, lab_write("fail", "p0 none\n"));
+	EXPECT_EQ(0, pma_lab_write("fail", "p0 none\n"));
 }
 
 /*
@@ -415,15 +317,15 @@ TEST_F(parse, churn_trigger)
 	const char *const *b;
 	char *c;
 
-	self->topo = load("a\nb suppliers=a\n");
+	self->topo = pma_load("a\nb suppliers=a\n");
 	ASSERT_NE(NULL, self->topo);
-	ASSERT_EQ(0, lab_write("churn", "5@a:suspend_late b unlink=a\n"));
-	c = lab_read("churn");
+	ASSERT_EQ(0, pma_lab_write("churn", "5@a:suspend_late b unlink=a\n"));
+	c = pma_lab_read("churn");
 	ASSERT_NE(NULL, c);
 	EXPECT_STREQ("armed 5@a:suspend_late b unlink=a\n", c);
 	free(c);
 	for (b = bad; b < bad + ARRAY_SIZE(bad); b++) {
-		int err = lab_write("churn", *b);
+		int err = pma_lab_write("churn", *b);
 
 		EXPECT_NE(0, err);
 		if (!err)
@@ -440,13 +342,13 @@ TEST_F(parse, driver_link_wait_skip_jitter_keys)
 {
 	char *again;
 
-	self->topo = load("r0 driver=1 jitter=700\n"
+	self->topo = pma_load("r0 driver=1 jitter=700\n"
 			  "r1 wait=resume:r0,suspend_noirq:r3 managed=r0 driver=0\n"
 			  "r2 sync_consumers=r1 direct_complete=1\n"
 			  "r3 parent=r2 may_skip_resume=1 smart_suspend=1 driver=1 suppliers=r2\n"
 			  "r4 pm=0 parent=r3 managed=r1\n");
 	ASSERT_NE(NULL, self->topo);
-	again = load(self->topo);
+	again = pma_load(self->topo);
 	ASSERT_NE(NULL, again);
 	EXPECT_STREQ(self->topo, again);
 	free(again);

@@ -1,0 +1,438 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Cases of the pm_async kselftest that make system transitions with the
+ * pm_async_test lab (pm_test=platform): the async knobs in sysfs, sync and
+ * async devices mixed, hibernation.  Each case loads its topology, makes
+ * its transitions and asks the lab's report the same questions as
+ * pm_async.sh (pm_async_ask.c).  pm_async.sh runs this program as one of
+ * its cases (it suspends the machine's devices: only with
+ * PM_ASYNC_SUSPEND=1), its results a subtest.
+ */
+#define _GNU_SOURCE	/* strchrnul() */
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "../kselftest_harness.h"
+#include "pm_async_lab.h"
+
+#define DEV_PHASES \
+	"suspend suspend_late suspend_noirq resume_noirq resume_early resume"
+#define SUSPEND_ALL	"prepare " DEV_PHASES " complete"
+/*
+ * Seconds a case may take: transitions under emulation with lock debugging
+ * take far longer than the harness's default 30.
+ */
+#define CASE_TIMEOUT	600
+
+/**
+ * struct sleep_case - what a case of this file works on
+ * @knobs: The sleep knobs as the case found them.
+ * @rep: The report of the last transition.
+ * @topo: The topology read back after loading.
+ * @state: The devices' state after loading.
+ * @knobs_set: @knobs are to be restored.
+ */
+struct sleep_case {
+	struct pma_knobs knobs;
+	struct pma_report rep;
+	char *topo;
+	char *state;
+	int knobs_set;
+};
+
+FIXTURE(sleep) {
+	struct sleep_case c;
+};
+
+/* Set a case up: NULL, or why it cannot run here. */
+static const char *case_begin(struct sleep_case *c)
+{
+	memset(c, 0, sizeof(*c));
+	if (access(PMA_LAB "topology", W_OK))
+		return "the pm_async_test lab is not loaded";
+	if (pma_knobs_set(&c->knobs))
+		return "no pm_test=platform (CONFIG_PM_DEBUG)";
+	c->knobs_set = 1;
+	return NULL;
+}
+
+static void case_end(struct sleep_case *c)
+{
+	if (c->knobs_set)
+		pma_knobs_restore(&c->knobs);
+	pma_report_free(&c->rep);
+	free(c->topo);
+	free(c->state);
+	pma_lab_write("topology", "clear\n");
+}
+
+FIXTURE_SETUP(sleep)
+{
+	const char *why = case_begin(&self->c);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, pma_set_pm_async(1));
+}
+
+FIXTURE_TEARDOWN(sleep)
+{
+	case_end(&self->c);
+}
+
+/* Load @text; 0, or -1 after saying why. */
+static int load_topo(struct sleep_case *c, const char *text)
+{
+	free(c->topo);
+	free(c->state);
+	c->topo = pma_load(text);
+	c->state = pma_lab_read("state");
+	if (c->topo && c->state)
+		return 0;
+	printf("# the lab refused the topology:\n%s", text);
+	return -1;
+}
+
+/* A transition to @state that succeeds, its report in c->rep. */
+static int cycle(struct sleep_case *c, const char *state)
+{
+	pma_report_free(&c->rep);
+	return pma_cycle(state, &c->rep);
+}
+
+/*
+ * pm_async_check's "check" of the last report against the topology: one
+ * line per device for each phase of @required, none but those and
+ * @allowed, no failure, no violation.
+ */
+static int check(struct sleep_case *c, const char *required,
+		 const char *allowed)
+{
+	return pma_askl(&c->rep, "check", PMA_LAB "topology", required,
+			allowed, NULL);
+}
+
+/* Every device ended the transition in the state it had after loading. */
+static int same_state(struct sleep_case *c)
+{
+	char *now = pma_lab_read("state");
+	int same = now && !strcmp(now, c->state);
+
+	if (!same)
+		printf("# device state differs from before the transition:\n%s",
+		       now ? now : "(unreadable)\n");
+	free(now);
+	return same ? 0 : -1;
+}
+
+/* A transition that succeeds and leaves a full report and the state. */
+static int good(struct sleep_case *c, const char *state)
+{
+	if (cycle(c, state) || check(c, SUSPEND_ALL, "") || same_state(c))
+		return -1;
+	return 0;
+}
+
+/* Every device phase of @dev ran in @ctx ("task", "worker"). */
+static int all_in(const struct pma_report *rep, const char *dev,
+		  const char *ctx)
+{
+	char phases[] = DEV_PHASES, *ph, *save;
+	const char *c;
+
+	for (ph = strtok_r(phases, " ", &save); ph;
+	     ph = strtok_r(NULL, " ", &save)) {
+		c = pma_ctx(rep, dev, ph);
+		if (!c || strcmp(c, ctx)) {
+			printf("# %s %s ran in %s, expected %s\n", dev, ph,
+			       c ? c : "nothing", ctx);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Some device phase of @dev ran in @ctx. */
+static int some_in(const struct pma_report *rep, const char *dev,
+		   const char *ctx)
+{
+	char phases[] = DEV_PHASES, *ph, *save;
+	const char *c;
+
+	for (ph = strtok_r(phases, " ", &save); ph;
+	     ph = strtok_r(NULL, " ", &save)) {
+		c = pma_ctx(rep, dev, ph);
+		if (c && !strcmp(c, ctx))
+			return 0;
+	}
+	printf("# no device phase of %s ran in a %s\n", dev, ctx);
+	return -1;
+}
+
+/*
+ * @dev ended each suspend phase before @after started it, and @after
+ * ended each resume phase before @dev started it.
+ */
+static int suspends_first(const struct pma_report *rep, const char *dev,
+			  const char *after)
+{
+	static const char *const ph[] = {
+		"suspend", "suspend_late", "suspend_noirq",
+		"resume_noirq", "resume_early", "resume",
+	};
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(ph); i++) {
+		const char *a = i < 3 ? dev : after, *b = i < 3 ? after : dev;
+
+		if (pma_askl(rep, "ended_by", a, ph[i], b, ph[i], "start",
+			     "started", NULL))
+			return -1;
+	}
+	return 0;
+}
+
+/* Callbacks of the report that ran in a worker. */
+static int in_workers(const struct pma_report *rep)
+{
+	int i, n = 0;
+
+	for (i = 0; i < rep->ncb; i++)
+		n += !rep->cb[i].r.task;
+	return n;
+}
+
+#define SYSFS_TOPO							\
+	"s.root suspend=2000 resume=2000\n"				\
+	"s.a parent=s.root suspend=3000 resume=3000\n"			\
+	"s.b parent=s.root async=0 suspend=20000 resume=20000\n"	\
+	"s.c parent=s.a async=1 suspend=2000 resume=1000\n"		\
+	"s.d async=0 suspend=1000\n"
+
+/* power/async of each device follows async= of the topology. */
+TEST_F_TIMEOUT(sleep, sysfs_power_async_follows_async, CASE_TIMEOUT)
+{
+	const char *l, *e;
+	char name[64], path[128], *got;
+
+	ASSERT_EQ(0, load_topo(&self->c, SYSFS_TOPO));
+	for (l = self->c.topo; *l; l = *e ? e + 1 : e) {
+		const char *want;
+		char line[512];
+
+		e = strchrnul(l, '\n');
+		snprintf(line, sizeof(line), " %.*s ", (int)(e - l), l);
+		want = strstr(line, " async=0 ") ? "disabled" : "enabled";
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(l, "\n "), l);
+		snprintf(path, sizeof(path), PMA_BUS "/%s/power/async", name);
+		got = pma_read(path);
+		EXPECT_TRUE(got && !strncmp(got, want, strlen(want)))
+			TH_LOG("%s: power/async is '%s', expected %s", name,
+			       got ? got : "", want);
+		free(got);
+	}
+	EXPECT_EQ(pma_nlines(self->c.topo), pma_bus_count())
+		TH_LOG("device count on the bus differs");
+}
+
+/* A device switched to sync runs in the PM task, one to async in a worker. */
+TEST_F_TIMEOUT(sleep, sysfs_switched_device_runs_there, CASE_TIMEOUT)
+{
+	char *t;
+
+	ASSERT_EQ(0, load_topo(&self->c, SYSFS_TOPO));
+	ASSERT_EQ(0, pma_write(PMA_BUS "/s.a/power/async", "disabled\n"));
+	ASSERT_EQ(0, pma_write(PMA_BUS "/s.b/power/async", "enabled\n"));
+	t = pma_lab_read("topology");
+	ASSERT_NE(NULL, t);
+	EXPECT_TRUE(strstr(t, "s.a parent=s.root async=0 ") &&
+		    strstr(t, "s.b parent=s.root async=1 "))
+		TH_LOG("topology does not show the new flags:\n%s", t);
+	free(t);
+	ASSERT_EQ(0, good(&self->c, "freeze"));
+	EXPECT_EQ(0, all_in(&self->c.rep, "s.a", "task"));
+	EXPECT_EQ(0, some_in(&self->c.rep, "s.b", "worker"));
+}
+
+/* pm_async=0 runs every callback in the PM task, pm_async=1 uses workers. */
+TEST_F_TIMEOUT(sleep, sysfs_pm_async_0_then_1, CASE_TIMEOUT)
+{
+	ASSERT_EQ(0, load_topo(&self->c, SYSFS_TOPO));
+	ASSERT_EQ(0, pma_set_pm_async(0));
+	ASSERT_EQ(0, good(&self->c, "freeze"));
+	EXPECT_EQ(0, in_workers(&self->c.rep))
+		TH_LOG("pm_async=0: callbacks ran in a worker");
+	ASSERT_EQ(0, pma_set_pm_async(1));
+	ASSERT_EQ(0, good(&self->c, "freeze"));
+	EXPECT_NE(0, in_workers(&self->c.rep))
+		TH_LOG("pm_async=1: no callback ran in a worker");
+}
+
+#define MIX_TOPO							\
+	"# sync parent of async children (i8042 and serio in 2009)\n"	\
+	"i8042 async=0 suspend=20000 resume=5000 suspend_noirq=1000"	\
+	" resume_noirq=1000\n"						\
+	"serio0 parent=i8042 async=1 suspend=10000 resume=10000"	\
+	" suspend_late=1000 resume_early=1000\n"			\
+	"serio1 parent=i8042 async=1 suspend=15000 resume=5000\n"	\
+	"# async parent of sync children\n"				\
+	"ap async=1 suspend=10000 resume=10000 suspend_late=1000"	\
+	" resume_early=1000\n"						\
+	"ap.a parent=ap async=0 suspend=5000 resume=5000\n"		\
+	"ap.b parent=ap async=0 suspend=2000 resume=2000"		\
+	" suspend_noirq=500\n"						\
+	"# supplier links across subtrees\n"				\
+	"t1 async=1 suspend=1000 resume=1000\n"				\
+	"t1.x parent=t1 suspend=5000 resume=5000 suspend_late=9"	\
+	" resume_early=9 suspend_noirq=9 resume_noirq=9\n"		\
+	"t2 async=0\n"							\
+	"t2.y parent=t2 async=1 suspend=1000 resume=8000"		\
+	" suppliers=t1.x\n"						\
+	"t2.z parent=t2 async=0 suspend=1000 resume=1000"		\
+	" suppliers=t1.x,serio0\n"					\
+	"ap.c parent=ap async=1 suspend=3000 resume=3000"		\
+	" suppliers=t2.y,ap.a\n"
+
+/* What a mix expects of the report: where a device ran, or before whom. */
+struct expect {
+	enum { ALL_IN, SOME_IN, FIRST } what;
+	const char *dev;
+	const char *other;	/* the context, or the device it suspends before */
+};
+
+static int expect(const struct pma_report *rep, const struct expect *e)
+{
+	switch (e->what) {
+	case ALL_IN:
+		return all_in(rep, e->dev, e->other);
+	case SOME_IN:
+		return some_in(rep, e->dev, e->other);
+	default:
+		return suspends_first(rep, e->dev, e->other);
+	}
+}
+
+/* MIX_TOPO in one transition with pm_async=1, and what each mix expects. */
+FIXTURE(mix) {
+	struct sleep_case c;
+};
+
+FIXTURE_VARIANT(mix) {
+	const struct expect *e;	/* up to one without a device */
+};
+
+FIXTURE_SETUP(mix)
+{
+	const char *why = case_begin(&self->c);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, pma_set_pm_async(1));
+}
+
+FIXTURE_TEARDOWN(mix)
+{
+	case_end(&self->c);
+}
+
+/* A sync parent (i8042) of async children (serio0, serio1). */
+FIXTURE_VARIANT_ADD(mix, sync_parent_async_children) {
+	.e = (const struct expect []){
+		{ ALL_IN, "i8042", "task" },
+		{ SOME_IN, "serio0", "worker" },
+		{ SOME_IN, "serio1", "worker" },
+		{ FIRST, "serio0", "i8042" },
+		{ FIRST, "serio1", "i8042" },
+		{ },
+	},
+};
+
+/* An async parent (ap) of sync children. */
+FIXTURE_VARIANT_ADD(mix, async_parent_sync_children) {
+	.e = (const struct expect []){
+		{ SOME_IN, "ap", "worker" },
+		{ ALL_IN, "ap.a", "task" },
+		{ ALL_IN, "ap.b", "task" },
+		{ FIRST, "ap.a", "ap" },
+		{ FIRST, "ap.b", "ap" },
+		{ FIRST, "ap.c", "ap" },
+		{ },
+	},
+};
+
+/* Supplier links across subtrees order their ends. */
+FIXTURE_VARIANT_ADD(mix, supplier_links_across_subtrees) {
+	.e = (const struct expect []){
+		{ FIRST, "t2.y", "t1.x" },
+		{ FIRST, "t2.z", "t1.x" },
+		{ FIRST, "t2.z", "serio0" },
+		{ FIRST, "ap.c", "t2.y" },
+		{ FIRST, "ap.c", "ap.a" },
+		{ },
+	},
+};
+
+TEST_F_TIMEOUT(mix, order, CASE_TIMEOUT)
+{
+	const struct expect *e;
+
+	ASSERT_EQ(0, load_topo(&self->c, MIX_TOPO));
+	ASSERT_EQ(0, good(&self->c, "freeze"));
+	for (e = variant->e; e->dev; e++)
+		EXPECT_EQ(0, expect(&self->c.rep, e));
+}
+
+/* Whether the word @word is in the file @path. */
+static int file_has_word(const char *path, const char *word)
+{
+	char *s = pma_read(path), *p;
+	size_t n = strlen(word);
+	int found = 0;
+
+	for (p = s; p && (p = strstr(p, word)); p += n)
+		found |= (p == s || strchr(" [", p[-1])) &&
+			 (!p[n] || strchr(" ]\n", p[n]));
+	free(s);
+	return found;
+}
+
+/* hibernation: freeze, freeze_late, freeze_noirq and back (pm_test). */
+TEST_F_TIMEOUT(sleep, hibernation, CASE_TIMEOUT)
+{
+	char exe[PATH_MAX], path[PATH_MAX + 32], req[160], *topo;
+	const char *res = "restore";
+	ssize_t n;
+	int i;
+
+	if (!file_has_word(PMA_PWR "state", "disk"))
+		SKIP(return, "'disk' not in " PMA_PWR "state");
+	if (!file_has_word(PMA_PWR "pm_test", "platform"))
+		SKIP(return, "no pm_test=platform");
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ASSERT_LT(0, n);
+	exe[n] = '\0';
+	snprintf(path, sizeof(path), "%s/profiles/laptop.topo", dirname(exe));
+	topo = pma_read(path);
+	ASSERT_NE(NULL, topo) TH_LOG("no %s", path);
+	ASSERT_EQ(0, load_topo(&self->c, topo));
+	free(topo);
+	ASSERT_EQ(0, cycle(&self->c, "disk"));
+	/* Without an image restore follows freeze; after one, thaw does. */
+	for (i = 0; i < self->c.rep.ncb; i++)
+		if (!strcmp(self->c.rep.cb[i].r.phase, "thaw"))
+			res = "thaw";
+	snprintf(req, sizeof(req),
+		 "prepare freeze freeze_late freeze_noirq %s_noirq %s_early %s complete",
+		 res, res, res);
+	EXPECT_EQ(0, check(&self->c, req, ""));
+	EXPECT_EQ(0, same_state(&self->c));
+	printf("# hibernation: resumed with %s: ", res);
+	fflush(stdout);
+	pma_askl(&self->c.rep, "spans", NULL);
+}
+
+TEST_HARNESS_MAIN
