@@ -68,11 +68,12 @@
 #     behind, also when that start cannot allocate (failslab on the lab's
 #     churn thread, skipped without it).  The lab counts any callback of
 #     an async device in the PM task as a violation.
-#  4. failure: a one-shot -EIO in suspend, suspend_late and suspend_noirq,
-#     with pm_async 0 and 1: the transition fails, nothing is out of
-#     order, every device ends active, the next transition succeeds.  A
-#     device waited for (device_pm_wait_for_dev()) before the walk reaches
-#     it, whose only child fails: the transition fails and does not hang.
+#  4. failure (in pm_async_sleep): a one-shot -EIO in suspend,
+#     suspend_late and suspend_noirq, with pm_async 0 and 1: the transition
+#     fails, nothing is out of order, every device ends active, the next
+#     transition succeeds.  A device waited for (device_pm_wait_for_dev())
+#     before the walk reaches it, whose only child fails: the transition
+#     fails and does not hang.
 #  5. input (pm_async_input.c, kselftest_harness.h; one case here whose
 #     results are a subtest): each kind of malformed topology is rejected
 #     and creates nothing; a good topology survives a read-back/write-back
@@ -400,7 +401,7 @@ set_pm_async()
 }
 
 # ---------------------------------------------------------------------------
-# 1. sysfs, 3. mixes, 8. hibernation: pm_async_sleep (C,
+# 1. sysfs, 3. mixes, 4. failure, 8. hibernation: pm_async_sleep (C,
 # kselftest_harness.h), one case here, its results a subtest (leaves).
 
 test_sleep()
@@ -409,7 +410,7 @@ test_sleep()
 	err=$?
 	sed 's/^/    /' "$TMP/sleep.tap"
 	result $err "sleep: the async knobs in sysfs, sync and async devices"\
-" mixed, hibernation (pm_async_sleep)"
+" mixed, failures, hibernation (pm_async_sleep)"
 }
 
 # ---------------------------------------------------------------------------
@@ -1973,80 +1974,6 @@ test_contract()
 }
 
 # ---------------------------------------------------------------------------
-# 4. failure
-
-NR_FAILURE=7
-test_failure()
-{
-	cat >"$TMP/in.topo" <<EOF
-r suspend=1000 resume=1000
-r.a parent=r suspend=2000 resume=2000 suspend_late=500 suspend_noirq=500
-r.a.1 parent=r.a suspend=3000 resume=1000 suspend_noirq=500
-r.a.2 parent=r.a async=0 suspend=1000 resume=1000
-r.b parent=r async=0 suspend=1000 resume=1000 suspend_late=500 suppliers=r.a.1
-r.b.1 parent=r.b suspend=2000 resume=1000 resume_early=500
-x suspend=5000 suppliers=r.b.1
-EOF
-	loaded_ok=0
-	load "$TMP/in.topo" && loaded_ok=1
-	for mode in 0 1; do
-		set_pm_async $mode
-		for fp in suspend:r.a suspend_late:r.b suspend_noirq:r.a.1; do
-			ph=${fp%%:*}
-			dev=${fp#*:}
-			err=1
-			if [ $loaded_ok = 1 ] && echo "$dev $ph" >$LAB/fail; then
-				err=0
-				if cycle freeze; then
-					ktap_print_msg "the transition succeeded" \
-						"despite $dev $ph failing"
-					err=1
-				fi
-				check_report "prepare complete" "$DEV_PHASES" "$dev" "$ph" || err=1
-				check_state || err=1
-				grep -q "^$dev .*fail=" $LAB/topology &&
-					{ ktap_print_msg "$dev: failure still armed"; err=1; }
-				good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-					check_state || err=1
-			fi
-			result $err "failure: $ph of $dev fails, pm_async=$mode:"\
-" all devices back, next cycle succeeds"
-		done
-	done
-	set_pm_async 1
-
-	# w waits for c (device_pm_wait_for_dev()) as soon as its suspend
-	# starts, before the PM task's walk reaches c behind the 30 ms sync s;
-	# c's only child c.g then fails after 100 ms, so it never starts c.
-	# An engine that leaves c to its last child must still start c for
-	# the waiter that came before the walk, or the waiter blocks and the
-	# phase never ends.  Checked: the transition fails with c.g's -EIO,
-	# w's suspend started before s's ended (else the case tested
-	# nothing), every device back, the next transition succeeds.
-	cat >"$TMP/in.topo" <<EOF
-c suspend=1000 resume=1000
-c.g parent=c suspend=100000 resume=1000 fail=suspend
-s async=0 suspend=30000 resume=1000
-w suspend=1000 resume=1000 wait=suspend:c
-EOF
-	err=1
-	if load "$TMP/in.topo"; then
-		err=0
-		if cycle freeze; then
-			ktap_print_msg "the transition succeeded despite c.g failing"
-			err=1
-		fi
-		check_report "prepare complete" "$DEV_PHASES" c.g suspend || err=1
-		started_by w suspend s suspend || err=1
-		check_state || err=1
-		good_cycle freeze && check_report "$SUSPEND_ALL" "" &&
-			check_state || err=1
-	fi
-	result $err "failure: a device waited for before the walk reaches it,"\
-" whose only child fails: no hang, all devices back"
-}
-
-# ---------------------------------------------------------------------------
 # 4b. hidden dependencies (hidden=): the failure pm-async-measure --bisect
 # looks for.  ts needs gpio0 still active at the end of its suspend
 # callback; nothing tells the PM core.
@@ -2405,7 +2332,7 @@ nseeds=$(echo $SEEDS | wc -w)
 # shellcheck disable=SC2086
 nprof=$(echo $PROFILES | wc -w)
 ktap_set_plan $((1 + 2 * nprof + 2 + NR_DRIVERS + 1 + NR_FIXES +
-	NR_CONTRACT + NR_FAILURE + 1 + nseeds + 2 + NR_HIDDEN))
+	NR_CONTRACT + 1 + nseeds + 2 + NR_HIDDEN))
 
 test_sleep
 test_ordering
@@ -2414,7 +2341,6 @@ test_drivers
 test_stock_order
 test_fixes
 test_contract
-test_failure
 test_hidden
 test_input
 test_random

@@ -6,7 +6,6 @@
  * so these cases run on any kernel with the lab loaded.  pm_async.sh runs
  * this program as one of its cases, its results a subtest.
  */
-#define _GNU_SOURCE	/* strchrnul() */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,31 +13,6 @@
 
 #include "../kselftest_harness.h"
 #include "pm_async_lab.h"
-
-/*
- * Whether the line of device @name in @topo has @text (@at_end: ends with
- * it).
- */
-static int line_has(const char *topo, const char *name, const char *text,
-		    int at_end)
-{
-	size_t nl = strlen(name), tl = strlen(text);
-	const char *l, *e, *p;
-
-	for (l = topo; *l; l = *e ? e + 1 : e) {
-		e = strchrnul(l, '\n');
-		if ((size_t)(e - l) < nl + tl || strncmp(l, name, nl) ||
-		    l[nl] != ' ')
-			continue;
-		if (at_end)
-			return !strncmp(e - tl, text, tl);
-		for (p = l + nl; p + tl <= e; p++)
-			if (!strncmp(p, text, tl))
-				return 1;
-		return 0;
-	}
-	return 0;
-}
 
 /*
  * A write the lab must refuse, to the topology file or the fail file,
@@ -288,7 +262,7 @@ TEST_F(parse, fail_arms_and_disarms)
 
 	self->topo = pma_load(PARSE_TOPO);
 	ASSERT_NE(NULL, self->topo);
-	EXPECT_TRUE(line_has(self->topo, "p1:x.y-z_", " fail=suspend_noirq", 0))
+	EXPECT_TRUE(pma_line_has(self->topo, "p1:x.y-z_", " fail=suspend_noirq", 0))
 		TH_LOG("fail= not shown");
 	ASSERT_EQ(0, pma_lab_write("fail", "p1:x.y-z_ none\n"));
 	t = pma_lab_read("topology");
@@ -298,7 +272,7 @@ TEST_F(parse, fail_arms_and_disarms)
 	ASSERT_EQ(0, pma_lab_write("fail", "p0 freeze_late\n"));
 	t = pma_lab_read("topology");
 	ASSERT_NE(NULL, t);
-	EXPECT_TRUE(line_has(t, "p0", " fail=freeze_late", 0))
+	EXPECT_TRUE(pma_line_has(t, "p0", " fail=freeze_late", 0))
 		TH_LOG("the fail file did not arm");
 	free(t);
 	EXPECT_EQ(0, pma_lab_write("fail", "p0 none\n"));
@@ -352,13 +326,13 @@ TEST_F(parse, driver_link_wait_skip_jitter_keys)
 	ASSERT_NE(NULL, again);
 	EXPECT_STREQ(self->topo, again);
 	free(again);
-	EXPECT_TRUE(line_has(self->topo, "r1",
-			     " resume_noirq=0 managed=r0 wait=resume:r0,suspend_noirq:r3", 1));
-	EXPECT_TRUE(line_has(self->topo, "r2",
-			     " sync_consumers=r1 direct_complete=1", 1));
-	EXPECT_TRUE(line_has(self->topo, "r3",
-			     " suppliers=r2 driver=1 smart_suspend=1 may_skip_resume=1", 1));
-	EXPECT_TRUE(line_has(self->topo, "r0", " driver=1 jitter=700", 1));
+	EXPECT_TRUE(pma_line_has(self->topo, "r1",
+				 " resume_noirq=0 managed=r0 wait=resume:r0,suspend_noirq:r3", 1));
+	EXPECT_TRUE(pma_line_has(self->topo, "r2",
+				 " sync_consumers=r1 direct_complete=1", 1));
+	EXPECT_TRUE(pma_line_has(self->topo, "r3",
+				 " suppliers=r2 driver=1 smart_suspend=1 may_skip_resume=1", 1));
+	EXPECT_TRUE(pma_line_has(self->topo, "r0", " driver=1 jitter=700", 1));
 	if (_metadata->exit_code)
 		TH_LOG("read back:\n%s", self->topo);
 }

@@ -3,6 +3,7 @@
  * The pm_async_test lab's files and the sleep knobs, for the kselftest's
  * C cases; see pm_async_lab.h.
  */
+#define _GNU_SOURCE	/* strchrnul() */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -161,17 +162,32 @@ int pma_set_pm_async(int on)
 
 int pma_cycle(const char *state, struct pma_report *rep)
 {
-	int err = pma_write(PMA_PWR "state", state), i;
+	int err = pma_write(PMA_PWR "state", state);
 
 	if (pma_report_read(PMA_LAB "report", rep))
 		return -1;
-	if (!err)
+	return err ? 1 : 0;
+}
+
+int pma_line_has(const char *topo, const char *name, const char *text,
+		 int at_end)
+{
+	size_t nl = strlen(name), tl = strlen(text);
+	const char *l, *e, *p;
+
+	for (l = topo; *l; l = *e ? e + 1 : e) {
+		e = strchrnul(l, '\n');
+		if ((size_t)(e - l) < nl + tl || strncmp(l, name, nl) ||
+		    l[nl] != ' ')
+			continue;
+		if (at_end)
+			return !strncmp(e - tl, text, tl);
+		for (p = l + nl; p + tl <= e; p++)
+			if (!strncmp(p, text, tl))
+				return 1;
 		return 0;
-	printf("# %s transition failed (%s)\n", state, strerror(-err));
-	for (i = 0; i < rep->ncb; i++)
-		if (rep->cb[i].r.result < 0)
-			printf("# %s\n", rep->cb[i].line);
-	return -1;
+	}
+	return 0;
 }
 
 int pma_askl(const struct pma_report *rep, const char *cmd, ...)

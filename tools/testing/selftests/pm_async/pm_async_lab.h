@@ -54,10 +54,17 @@ int pma_set_pm_async(int on);
 
 /*
  * Make the transition @state ("freeze", "disk") and read its report into
- * @rep: 0 if the transition succeeded; after a failure, say which lab
- * callbacks failed.  -1 also without a report.
+ * @rep: 0 if the transition succeeded, 1 if it failed, -1 without a report
+ * (after saying why).
  */
 int pma_cycle(const char *state, struct pma_report *rep);
+
+/*
+ * Whether the line of device @name in the topology @topo has @text
+ * (@at_end: ends with it).
+ */
+int pma_line_has(const char *topo, const char *name, const char *text,
+		 int at_end);
 
 /*
  * pma_ask() with the question and its arguments as the arguments up to a

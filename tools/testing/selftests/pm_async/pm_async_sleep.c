@@ -2,7 +2,7 @@
 /*
  * Cases of the pm_async kselftest that make system transitions with the
  * pm_async_test lab (pm_test=platform): the async knobs in sysfs, sync and
- * async devices mixed, hibernation.  Each case loads its topology, makes
+ * async devices mixed, injected failures, hibernation.  Each case loads its topology, makes
  * its transitions and asks the lab's report the same questions as
  * pm_async.sh (pm_async_ask.c).  pm_async.sh runs this program as one of
  * its cases (it suspends the machine's devices: only with
@@ -97,7 +97,10 @@ static int load_topo(struct sleep_case *c, const char *text)
 	return -1;
 }
 
-/* A transition to @state that succeeds, its report in c->rep. */
+/*
+ * The transition @state, its report in c->rep: 0 if it succeeded, 1 if it
+ * failed, -1 without a report.
+ */
 static int cycle(struct sleep_case *c, const char *state)
 {
 	pma_report_free(&c->rep);
@@ -132,9 +135,37 @@ static int same_state(struct sleep_case *c)
 /* A transition that succeeds and leaves a full report and the state. */
 static int good(struct sleep_case *c, const char *state)
 {
-	if (cycle(c, state) || check(c, SUSPEND_ALL, "") || same_state(c))
+	int i, ret = cycle(c, state);
+
+	if (ret > 0) {
+		printf("# the %s transition failed; failed lab callbacks:\n",
+		       state);
+		for (i = 0; i < c->rep.ncb; i++)
+			if (c->rep.cb[i].r.result < 0)
+				printf("# %s\n", c->rep.cb[i].line);
+	}
+	if (ret || check(c, SUSPEND_ALL, "") || same_state(c))
 		return -1;
 	return 0;
+}
+
+/*
+ * A transition that fails in @dev's @phase (-EIO) and takes every device
+ * back: its report has that failure and no other.
+ */
+static int fails_all_back(struct sleep_case *c, const char *dev,
+			  const char *phase)
+{
+	int err = 0;
+
+	if (cycle(c, "freeze") != 1) {
+		printf("# the transition did not fail on %s %s\n", dev, phase);
+		err = -1;
+	}
+	if (pma_askl(&c->rep, "check", PMA_LAB "topology", "prepare complete",
+		     DEV_PHASES, dev, phase, NULL) || same_state(c))
+		err = -1;
+	return err;
 }
 
 /* Every device phase of @dev ran in @ctx ("task", "worker"). */
@@ -384,6 +415,106 @@ TEST_F_TIMEOUT(mix, order, CASE_TIMEOUT)
 	ASSERT_EQ(0, good(&self->c, "freeze"));
 	for (e = variant->e; e->dev; e++)
 		EXPECT_EQ(0, expect(&self->c.rep, e));
+}
+
+#define FAIL_TOPO							\
+	"r suspend=1000 resume=1000\n"					\
+	"r.a parent=r suspend=2000 resume=2000 suspend_late=500"	\
+	" suspend_noirq=500\n"						\
+	"r.a.1 parent=r.a suspend=3000 resume=1000 suspend_noirq=500\n"	\
+	"r.a.2 parent=r.a async=0 suspend=1000 resume=1000\n"		\
+	"r.b parent=r async=0 suspend=1000 resume=1000 suspend_late=500" \
+	" suppliers=r.a.1\n"						\
+	"r.b.1 parent=r.b suspend=2000 resume=1000 resume_early=500\n"	\
+	"x suspend=5000 suppliers=r.b.1\n"
+
+/* A callback failure injected in a suspend phase, with pm_async 0 or 1. */
+FIXTURE(failure) {
+	struct sleep_case c;
+};
+
+FIXTURE_VARIANT(failure) {
+	int pm_async;
+	const char *dev;
+	const char *phase;
+};
+
+FIXTURE_SETUP(failure)
+{
+	const char *why = case_begin(&self->c);
+
+	if (why)
+		SKIP(return, "%s", why);
+	ASSERT_EQ(0, pma_set_pm_async(variant->pm_async));
+}
+
+FIXTURE_TEARDOWN(failure)
+{
+	case_end(&self->c);
+}
+
+FIXTURE_VARIANT_ADD(failure, suspend_of_r_a_pm_async_0) {
+	.pm_async = 0, .dev = "r.a", .phase = "suspend",
+};
+
+FIXTURE_VARIANT_ADD(failure, suspend_late_of_r_b_pm_async_0) {
+	.pm_async = 0, .dev = "r.b", .phase = "suspend_late",
+};
+
+FIXTURE_VARIANT_ADD(failure, suspend_noirq_of_r_a_1_pm_async_0) {
+	.pm_async = 0, .dev = "r.a.1", .phase = "suspend_noirq",
+};
+
+FIXTURE_VARIANT_ADD(failure, suspend_of_r_a_pm_async_1) {
+	.pm_async = 1, .dev = "r.a", .phase = "suspend",
+};
+
+FIXTURE_VARIANT_ADD(failure, suspend_late_of_r_b_pm_async_1) {
+	.pm_async = 1, .dev = "r.b", .phase = "suspend_late",
+};
+
+FIXTURE_VARIANT_ADD(failure, suspend_noirq_of_r_a_1_pm_async_1) {
+	.pm_async = 1, .dev = "r.a.1", .phase = "suspend_noirq",
+};
+
+/* The transition fails, every device comes back, the next one succeeds. */
+TEST_F_TIMEOUT(failure, all_back_next_succeeds, CASE_TIMEOUT)
+{
+	char arm[64], *t;
+
+	ASSERT_EQ(0, load_topo(&self->c, FAIL_TOPO));
+	snprintf(arm, sizeof(arm), "%s %s\n", variant->dev, variant->phase);
+	ASSERT_EQ(0, pma_lab_write("fail", arm));
+	EXPECT_EQ(0, fails_all_back(&self->c, variant->dev, variant->phase));
+	t = pma_lab_read("topology");
+	ASSERT_NE(NULL, t);
+	EXPECT_FALSE(pma_line_has(t, variant->dev, " fail=", 0))
+		TH_LOG("%s: failure still armed", variant->dev);
+	free(t);
+	EXPECT_EQ(0, good(&self->c, "freeze"));
+}
+
+/*
+ * w waits for c (device_pm_wait_for_dev()) as soon as its suspend starts,
+ * before the PM task's walk reaches c behind the 30 ms sync s; c's only
+ * child c.g then fails after 100 ms, so it never starts c.  An engine that
+ * leaves c to its last child must still start c for the waiter that came
+ * before the walk, or the waiter blocks and the phase never ends.  The
+ * transition fails with c.g's -EIO, w's suspend started before s's ended
+ * (else the case tested nothing), every device comes back, the next
+ * transition succeeds.
+ */
+TEST_F_TIMEOUT(sleep, failure_waited_before_the_walk, CASE_TIMEOUT)
+{
+	ASSERT_EQ(0, load_topo(&self->c,
+			       "c suspend=1000 resume=1000\n"
+			       "c.g parent=c suspend=100000 resume=1000 fail=suspend\n"
+			       "s async=0 suspend=30000 resume=1000\n"
+			       "w suspend=1000 resume=1000 wait=suspend:c\n"));
+	EXPECT_EQ(0, fails_all_back(&self->c, "c.g", "suspend"));
+	EXPECT_EQ(0, pma_askl(&self->c.rep, "started_by", "w", "suspend", "s",
+			      "suspend", NULL));
+	EXPECT_EQ(0, good(&self->c, "freeze"));
 }
 
 /* Whether the word @word is in the file @path. */
