@@ -87,6 +87,19 @@ char *pma_lab_read(const char *file)
 	return pma_read(path);
 }
 
+int pma_file_has_word(const char *path, const char *word)
+{
+	char *s = pma_read(path), *p;
+	size_t n = strlen(word);
+	int found = 0;
+
+	for (p = s; p && (p = strstr(p, word)); p += n)
+		found |= (p == s || strchr(" [", p[-1])) &&
+			 (!p[n] || strchr(" ]\n", p[n]));
+	free(s);
+	return found;
+}
+
 int pma_bus_count(void)
 {
 	struct dirent *e;
@@ -144,7 +157,11 @@ int pma_knobs_set(struct pma_knobs *saved)
 	first_line(PMA_DELAY, saved->delay, sizeof(saved->delay));
 	if (*saved->delay && pma_write(PMA_DELAY, "0\n"))
 		return -1;
-	return pma_write(PMA_PWR "pm_test", "platform\n") ? -1 : 0;
+	if (!pma_write(PMA_PWR "pm_test", "platform\n"))
+		return 0;
+	if (*saved->delay)
+		pma_write(PMA_DELAY, saved->delay);
+	return -1;
 }
 
 void pma_knobs_restore(const struct pma_knobs *saved)

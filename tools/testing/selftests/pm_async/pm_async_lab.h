@@ -21,6 +21,11 @@ char *pma_read(const char *path);
 int pma_lab_write(const char *file, const char *text);
 char *pma_lab_read(const char *file);
 
+/*
+ * Whether the file @path has the word @word (between blanks, brackets or
+ * the ends, as /sys/power/state and pm_test list theirs).
+ */
+int pma_file_has_word(const char *path, const char *word);
 /* Devices on the lab's bus; -1 without the bus. */
 int pma_bus_count(void);
 /* Lines of @s. */

@@ -2,11 +2,11 @@
 /*
  * Cases of the pm_async kselftest that make system transitions with the
  * pm_async_test lab (pm_test=platform): the async knobs in sysfs, sync and
- * async devices mixed, injected failures, hibernation.  Each case loads its topology, makes
- * its transitions and asks the lab's report the same questions as
- * pm_async.sh (pm_async_ask.c).  pm_async.sh runs this program as one of
- * its cases (it suspends the machine's devices: only with
- * PM_ASYNC_SUSPEND=1), its results a subtest.
+ * async devices mixed, injected failures, hibernation.  Each case loads
+ * its topology, makes its transitions and asks the lab's report
+ * (pm_async_case.h).  pm_async.sh runs this program as one of its cases
+ * (it suspends the machine's devices: only with PM_ASYNC_SUSPEND=1), its
+ * results a subtest.
  */
 #define _GNU_SOURCE	/* strchrnul() */
 #include <libgen.h>
@@ -17,162 +17,31 @@
 #include <unistd.h>
 
 #include "../kselftest_harness.h"
-#include "pm_async_lab.h"
+#include "pm_async_case.h"
 
-#define DEV_PHASES \
-	"suspend suspend_late suspend_noirq resume_noirq resume_early resume"
-#define SUSPEND_ALL	"prepare " DEV_PHASES " complete"
-/*
- * Seconds a case may take: transitions under emulation with lock debugging
- * take far longer than the harness's default 30.
- */
-#define CASE_TIMEOUT	600
-
-/**
- * struct sleep_case - what a case of this file works on
- * @knobs: The sleep knobs as the case found them.
- * @rep: The report of the last transition.
- * @topo: The topology read back after loading.
- * @state: The devices' state after loading.
- * @knobs_set: @knobs are to be restored.
- */
-struct sleep_case {
-	struct pma_knobs knobs;
-	struct pma_report rep;
-	char *topo;
-	char *state;
-	int knobs_set;
-};
-
+/* The sleep knobs and the lab, set up and put back for each case. */
 FIXTURE(sleep) {
-	struct sleep_case c;
+	struct pma_case c;
 };
-
-/* Set a case up: NULL, or why it cannot run here. */
-static const char *case_begin(struct sleep_case *c)
-{
-	memset(c, 0, sizeof(*c));
-	if (access(PMA_LAB "topology", W_OK))
-		return "the pm_async_test lab is not loaded";
-	if (pma_knobs_set(&c->knobs))
-		return "no pm_test=platform (CONFIG_PM_DEBUG)";
-	c->knobs_set = 1;
-	return NULL;
-}
-
-static void case_end(struct sleep_case *c)
-{
-	if (c->knobs_set)
-		pma_knobs_restore(&c->knobs);
-	pma_report_free(&c->rep);
-	free(c->topo);
-	free(c->state);
-	pma_lab_write("topology", "clear\n");
-}
 
 FIXTURE_SETUP(sleep)
 {
-	const char *why = case_begin(&self->c);
+	const char *why = pma_case_begin(&self->c);
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, pma_set_pm_async(1));
 }
 
 FIXTURE_TEARDOWN(sleep)
 {
-	case_end(&self->c);
-}
-
-/* Load @text; 0, or -1 after saying why. */
-static int load_topo(struct sleep_case *c, const char *text)
-{
-	free(c->topo);
-	free(c->state);
-	c->topo = pma_load(text);
-	c->state = pma_lab_read("state");
-	if (c->topo && c->state)
-		return 0;
-	printf("# the lab refused the topology:\n%s", text);
-	return -1;
-}
-
-/*
- * The transition @state, its report in c->rep: 0 if it succeeded, 1 if it
- * failed, -1 without a report.
- */
-static int cycle(struct sleep_case *c, const char *state)
-{
-	pma_report_free(&c->rep);
-	return pma_cycle(state, &c->rep);
-}
-
-/*
- * pm_async_check's "check" of the last report against the topology: one
- * line per device for each phase of @required, none but those and
- * @allowed, no failure, no violation.
- */
-static int check(struct sleep_case *c, const char *required,
-		 const char *allowed)
-{
-	return pma_askl(&c->rep, "check", PMA_LAB "topology", required,
-			allowed, NULL);
-}
-
-/* Every device ended the transition in the state it had after loading. */
-static int same_state(struct sleep_case *c)
-{
-	char *now = pma_lab_read("state");
-	int same = now && !strcmp(now, c->state);
-
-	if (!same)
-		printf("# device state differs from before the transition:\n%s",
-		       now ? now : "(unreadable)\n");
-	free(now);
-	return same ? 0 : -1;
-}
-
-/* A transition that succeeds and leaves a full report and the state. */
-static int good(struct sleep_case *c, const char *state)
-{
-	int i, ret = cycle(c, state);
-
-	if (ret > 0) {
-		printf("# the %s transition failed; failed lab callbacks:\n",
-		       state);
-		for (i = 0; i < c->rep.ncb; i++)
-			if (c->rep.cb[i].r.result < 0)
-				printf("# %s\n", c->rep.cb[i].line);
-	}
-	if (ret || check(c, SUSPEND_ALL, "") || same_state(c))
-		return -1;
-	return 0;
-}
-
-/*
- * A transition that fails in @dev's @phase (-EIO) and takes every device
- * back: its report has that failure and no other.
- */
-static int fails_all_back(struct sleep_case *c, const char *dev,
-			  const char *phase)
-{
-	int err = 0;
-
-	if (cycle(c, "freeze") != 1) {
-		printf("# the transition did not fail on %s %s\n", dev, phase);
-		err = -1;
-	}
-	if (pma_askl(&c->rep, "check", PMA_LAB "topology", "prepare complete",
-		     DEV_PHASES, dev, phase, NULL) || same_state(c))
-		err = -1;
-	return err;
+	pma_case_end(&self->c);
 }
 
 /* Every device phase of @dev ran in @ctx ("task", "worker"). */
 static int all_in(const struct pma_report *rep, const char *dev,
 		  const char *ctx)
 {
-	char phases[] = DEV_PHASES, *ph, *save;
+	char phases[] = PMA_DEV_PHASES, *ph, *save;
 	const char *c;
 
 	for (ph = strtok_r(phases, " ", &save); ph;
@@ -191,7 +60,7 @@ static int all_in(const struct pma_report *rep, const char *dev,
 static int some_in(const struct pma_report *rep, const char *dev,
 		   const char *ctx)
 {
-	char phases[] = DEV_PHASES, *ph, *save;
+	char phases[] = PMA_DEV_PHASES, *ph, *save;
 	const char *c;
 
 	for (ph = strtok_r(phases, " ", &save); ph;
@@ -202,29 +71,6 @@ static int some_in(const struct pma_report *rep, const char *dev,
 	}
 	printf("# no device phase of %s ran in a %s\n", dev, ctx);
 	return -1;
-}
-
-/*
- * @dev ended each suspend phase before @after started it, and @after
- * ended each resume phase before @dev started it.
- */
-static int suspends_first(const struct pma_report *rep, const char *dev,
-			  const char *after)
-{
-	static const char *const ph[] = {
-		"suspend", "suspend_late", "suspend_noirq",
-		"resume_noirq", "resume_early", "resume",
-	};
-	unsigned int i;
-
-	for (i = 0; i < ARRAY_SIZE(ph); i++) {
-		const char *a = i < 3 ? dev : after, *b = i < 3 ? after : dev;
-
-		if (pma_askl(rep, "ended_by", a, ph[i], b, ph[i], "start",
-			     "started", NULL))
-			return -1;
-	}
-	return 0;
 }
 
 /* Callbacks of the report that ran in a worker. */
@@ -245,12 +91,12 @@ static int in_workers(const struct pma_report *rep)
 	"s.d async=0 suspend=1000\n"
 
 /* power/async of each device follows async= of the topology. */
-TEST_F_TIMEOUT(sleep, sysfs_power_async_follows_async, CASE_TIMEOUT)
+TEST_F_TIMEOUT(sleep, sysfs_power_async_follows_async, PMA_CASE_TIMEOUT)
 {
 	const char *l, *e;
 	char name[64], path[128], *got;
 
-	ASSERT_EQ(0, load_topo(&self->c, SYSFS_TOPO));
+	ASSERT_EQ(0, pma_case_load(&self->c, SYSFS_TOPO));
 	for (l = self->c.topo; *l; l = *e ? e + 1 : e) {
 		const char *want;
 		char line[512];
@@ -271,11 +117,11 @@ TEST_F_TIMEOUT(sleep, sysfs_power_async_follows_async, CASE_TIMEOUT)
 }
 
 /* A device switched to sync runs in the PM task, one to async in a worker. */
-TEST_F_TIMEOUT(sleep, sysfs_switched_device_runs_there, CASE_TIMEOUT)
+TEST_F_TIMEOUT(sleep, sysfs_switched_device_runs_there, PMA_CASE_TIMEOUT)
 {
 	char *t;
 
-	ASSERT_EQ(0, load_topo(&self->c, SYSFS_TOPO));
+	ASSERT_EQ(0, pma_case_load(&self->c, SYSFS_TOPO));
 	ASSERT_EQ(0, pma_write(PMA_BUS "/s.a/power/async", "disabled\n"));
 	ASSERT_EQ(0, pma_write(PMA_BUS "/s.b/power/async", "enabled\n"));
 	t = pma_lab_read("topology");
@@ -284,21 +130,21 @@ TEST_F_TIMEOUT(sleep, sysfs_switched_device_runs_there, CASE_TIMEOUT)
 		    strstr(t, "s.b parent=s.root async=1 "))
 		TH_LOG("topology does not show the new flags:\n%s", t);
 	free(t);
-	ASSERT_EQ(0, good(&self->c, "freeze"));
+	ASSERT_EQ(0, pma_case_good(&self->c, "freeze"));
 	EXPECT_EQ(0, all_in(&self->c.rep, "s.a", "task"));
 	EXPECT_EQ(0, some_in(&self->c.rep, "s.b", "worker"));
 }
 
 /* pm_async=0 runs every callback in the PM task, pm_async=1 uses workers. */
-TEST_F_TIMEOUT(sleep, sysfs_pm_async_0_then_1, CASE_TIMEOUT)
+TEST_F_TIMEOUT(sleep, sysfs_pm_async_0_then_1, PMA_CASE_TIMEOUT)
 {
-	ASSERT_EQ(0, load_topo(&self->c, SYSFS_TOPO));
+	ASSERT_EQ(0, pma_case_load(&self->c, SYSFS_TOPO));
 	ASSERT_EQ(0, pma_set_pm_async(0));
-	ASSERT_EQ(0, good(&self->c, "freeze"));
+	ASSERT_EQ(0, pma_case_good(&self->c, "freeze"));
 	EXPECT_EQ(0, in_workers(&self->c.rep))
 		TH_LOG("pm_async=0: callbacks ran in a worker");
 	ASSERT_EQ(0, pma_set_pm_async(1));
-	ASSERT_EQ(0, good(&self->c, "freeze"));
+	ASSERT_EQ(0, pma_case_good(&self->c, "freeze"));
 	EXPECT_NE(0, in_workers(&self->c.rep))
 		TH_LOG("pm_async=1: no callback ran in a worker");
 }
@@ -335,21 +181,21 @@ struct expect {
 	const char *other;	/* the context, or the device it suspends before */
 };
 
-static int expect(const struct pma_report *rep, const struct expect *e)
+static int expect(struct pma_case *c, const struct expect *e)
 {
 	switch (e->what) {
 	case ALL_IN:
-		return all_in(rep, e->dev, e->other);
+		return all_in(&c->rep, e->dev, e->other);
 	case SOME_IN:
-		return some_in(rep, e->dev, e->other);
+		return some_in(&c->rep, e->dev, e->other);
 	default:
-		return suspends_first(rep, e->dev, e->other);
+		return pma_case_suspends_first(c, e->dev, e->other);
 	}
 }
 
 /* MIX_TOPO in one transition with pm_async=1, and what each mix expects. */
 FIXTURE(mix) {
-	struct sleep_case c;
+	struct pma_case c;
 };
 
 FIXTURE_VARIANT(mix) {
@@ -358,16 +204,15 @@ FIXTURE_VARIANT(mix) {
 
 FIXTURE_SETUP(mix)
 {
-	const char *why = case_begin(&self->c);
+	const char *why = pma_case_begin(&self->c);
 
 	if (why)
 		SKIP(return, "%s", why);
-	ASSERT_EQ(0, pma_set_pm_async(1));
 }
 
 FIXTURE_TEARDOWN(mix)
 {
-	case_end(&self->c);
+	pma_case_end(&self->c);
 }
 
 /* A sync parent (i8042) of async children (serio0, serio1). */
@@ -407,14 +252,14 @@ FIXTURE_VARIANT_ADD(mix, supplier_links_across_subtrees) {
 	},
 };
 
-TEST_F_TIMEOUT(mix, order, CASE_TIMEOUT)
+TEST_F_TIMEOUT(mix, order, PMA_CASE_TIMEOUT)
 {
 	const struct expect *e;
 
-	ASSERT_EQ(0, load_topo(&self->c, MIX_TOPO));
-	ASSERT_EQ(0, good(&self->c, "freeze"));
+	ASSERT_EQ(0, pma_case_load(&self->c, MIX_TOPO));
+	ASSERT_EQ(0, pma_case_good(&self->c, "freeze"));
 	for (e = variant->e; e->dev; e++)
-		EXPECT_EQ(0, expect(&self->c.rep, e));
+		EXPECT_EQ(0, expect(&self->c, e));
 }
 
 #define FAIL_TOPO							\
@@ -430,7 +275,7 @@ TEST_F_TIMEOUT(mix, order, CASE_TIMEOUT)
 
 /* A callback failure injected in a suspend phase, with pm_async 0 or 1. */
 FIXTURE(failure) {
-	struct sleep_case c;
+	struct pma_case c;
 };
 
 FIXTURE_VARIANT(failure) {
@@ -441,7 +286,7 @@ FIXTURE_VARIANT(failure) {
 
 FIXTURE_SETUP(failure)
 {
-	const char *why = case_begin(&self->c);
+	const char *why = pma_case_begin(&self->c);
 
 	if (why)
 		SKIP(return, "%s", why);
@@ -450,7 +295,7 @@ FIXTURE_SETUP(failure)
 
 FIXTURE_TEARDOWN(failure)
 {
-	case_end(&self->c);
+	pma_case_end(&self->c);
 }
 
 FIXTURE_VARIANT_ADD(failure, suspend_of_r_a_pm_async_0) {
@@ -478,20 +323,20 @@ FIXTURE_VARIANT_ADD(failure, suspend_noirq_of_r_a_1_pm_async_1) {
 };
 
 /* The transition fails, every device comes back, the next one succeeds. */
-TEST_F_TIMEOUT(failure, all_back_next_succeeds, CASE_TIMEOUT)
+TEST_F_TIMEOUT(failure, all_back_next_succeeds, PMA_CASE_TIMEOUT)
 {
 	char arm[64], *t;
 
-	ASSERT_EQ(0, load_topo(&self->c, FAIL_TOPO));
+	ASSERT_EQ(0, pma_case_load(&self->c, FAIL_TOPO));
 	snprintf(arm, sizeof(arm), "%s %s\n", variant->dev, variant->phase);
 	ASSERT_EQ(0, pma_lab_write("fail", arm));
-	EXPECT_EQ(0, fails_all_back(&self->c, variant->dev, variant->phase));
+	EXPECT_EQ(0, pma_case_fails(&self->c, variant->dev, variant->phase));
 	t = pma_lab_read("topology");
 	ASSERT_NE(NULL, t);
 	EXPECT_FALSE(pma_line_has(t, variant->dev, " fail=", 0))
 		TH_LOG("%s: failure still armed", variant->dev);
 	free(t);
-	EXPECT_EQ(0, good(&self->c, "freeze"));
+	EXPECT_EQ(0, pma_case_good(&self->c, "freeze"));
 }
 
 /*
@@ -504,44 +349,32 @@ TEST_F_TIMEOUT(failure, all_back_next_succeeds, CASE_TIMEOUT)
  * (else the case tested nothing), every device comes back, the next
  * transition succeeds.
  */
-TEST_F_TIMEOUT(sleep, failure_waited_before_the_walk, CASE_TIMEOUT)
+#define WAITED_TOPO							\
+	"c suspend=1000 resume=1000\n"					\
+	"c.g parent=c suspend=100000 resume=1000 fail=suspend\n"	\
+	"s async=0 suspend=30000 resume=1000\n"				\
+	"w suspend=1000 resume=1000 wait=suspend:c\n"
+
+TEST_F_TIMEOUT(sleep, failure_waited_before_the_walk, PMA_CASE_TIMEOUT)
 {
-	ASSERT_EQ(0, load_topo(&self->c,
-			       "c suspend=1000 resume=1000\n"
-			       "c.g parent=c suspend=100000 resume=1000 fail=suspend\n"
-			       "s async=0 suspend=30000 resume=1000\n"
-			       "w suspend=1000 resume=1000 wait=suspend:c\n"));
-	EXPECT_EQ(0, fails_all_back(&self->c, "c.g", "suspend"));
+	ASSERT_EQ(0, pma_case_load(&self->c, WAITED_TOPO));
+	EXPECT_EQ(0, pma_case_fails(&self->c, "c.g", "suspend"));
 	EXPECT_EQ(0, pma_askl(&self->c.rep, "started_by", "w", "suspend", "s",
 			      "suspend", NULL));
-	EXPECT_EQ(0, good(&self->c, "freeze"));
-}
-
-/* Whether the word @word is in the file @path. */
-static int file_has_word(const char *path, const char *word)
-{
-	char *s = pma_read(path), *p;
-	size_t n = strlen(word);
-	int found = 0;
-
-	for (p = s; p && (p = strstr(p, word)); p += n)
-		found |= (p == s || strchr(" [", p[-1])) &&
-			 (!p[n] || strchr(" ]\n", p[n]));
-	free(s);
-	return found;
+	EXPECT_EQ(0, pma_case_good(&self->c, "freeze"));
 }
 
 /* hibernation: freeze, freeze_late, freeze_noirq and back (pm_test). */
-TEST_F_TIMEOUT(sleep, hibernation, CASE_TIMEOUT)
+TEST_F_TIMEOUT(sleep, hibernation, PMA_CASE_TIMEOUT)
 {
 	char exe[PATH_MAX], path[PATH_MAX + 32], req[160], *topo;
 	const char *res = "restore";
 	ssize_t n;
 	int i;
 
-	if (!file_has_word(PMA_PWR "state", "disk"))
+	if (!pma_file_has_word(PMA_PWR "state", "disk"))
 		SKIP(return, "'disk' not in " PMA_PWR "state");
-	if (!file_has_word(PMA_PWR "pm_test", "platform"))
+	if (!pma_file_has_word(PMA_PWR "pm_test", "platform"))
 		SKIP(return, "no pm_test=platform");
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	ASSERT_LT(0, n);
@@ -549,9 +382,9 @@ TEST_F_TIMEOUT(sleep, hibernation, CASE_TIMEOUT)
 	snprintf(path, sizeof(path), "%s/profiles/laptop.topo", dirname(exe));
 	topo = pma_read(path);
 	ASSERT_NE(NULL, topo) TH_LOG("no %s", path);
-	ASSERT_EQ(0, load_topo(&self->c, topo));
+	ASSERT_EQ(0, pma_case_load(&self->c, topo));
 	free(topo);
-	ASSERT_EQ(0, cycle(&self->c, "disk"));
+	ASSERT_EQ(0, pma_case_cycle(&self->c, "disk"));
 	/* Without an image restore follows freeze; after one, thaw does. */
 	for (i = 0; i < self->c.rep.ncb; i++)
 		if (!strcmp(self->c.rep.cb[i].r.phase, "thaw"))
@@ -559,8 +392,8 @@ TEST_F_TIMEOUT(sleep, hibernation, CASE_TIMEOUT)
 	snprintf(req, sizeof(req),
 		 "prepare freeze freeze_late freeze_noirq %s_noirq %s_early %s complete",
 		 res, res, res);
-	EXPECT_EQ(0, check(&self->c, req, ""));
-	EXPECT_EQ(0, same_state(&self->c));
+	EXPECT_EQ(0, pma_case_check(&self->c, req, "", NULL, NULL));
+	EXPECT_EQ(0, pma_case_same_state(&self->c));
 	printf("# hibernation: resumed with %s: ", res);
 	fflush(stdout);
 	pma_askl(&self->c.rep, "spans", NULL);
