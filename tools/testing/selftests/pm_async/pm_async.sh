@@ -281,14 +281,13 @@ set_pm_async()
 # 1, 3-7. The cases in C (kselftest_harness.h, pm_async_case.h): one case
 # here per program, its results a subtest (leaves).
 
-# c_cases PROG DESC: run PROG's cases, indented as a subtest of the case
-# DESC, which fails when one of them fails.
+# c_cases PROG DESC: run PROG's cases, their lines indented as they come
+# (a subtest), and the case DESC, which fails when PROG does.
 c_cases()
 {
-	"$DIR/$1" >"$TMP/$1.tap" 2>&1
-	err=$?
-	sed 's/^/    /' "$TMP/$1.tap"
-	result $err "$2 ($1)"
+	{ "$DIR/$1" 2>&1; echo $? >"$TMP/$1.rc"; } |
+		while IFS= read -r line; do echo "    $line"; done
+	result "$(cat "$TMP/$1.rc")" "$2 ($1)"
 }
 
 # ---------------------------------------------------------------------------

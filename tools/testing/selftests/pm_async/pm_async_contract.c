@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The contract of async device suspend/resume (pm_async.sh's case 3f),
+ * The contract of async device suspend/resume (pm_async.sh's case 5),
  * with the pm_async_test lab (pm_test=platform): an "async" device runs in
  * a worker (the lab counts a callback of one in the PM task as a
  * violation), async leaves (suspend) and roots (resume) start upfront, and
@@ -475,8 +475,9 @@ TEST_F_TIMEOUT(contract, waited_before_the_walk_child_waits_for_sync,
  * them, after g.b.c and h: an engine that starts a device for its waiter
  * must wait for them too.  (In each suspend phase, the sync hx lets h.b.c
  * finish before the walk reaches h, which mainline does not make wait for
- * it: case 3e; in each resume phase, the sync gx lets g finish before the
- * walk reaches g.b.c, which mainline does not make wait for g either.)
+ * it: see pm_async_fixes.c; in each resume phase, the sync gx lets g
+ * finish before the walk reaches g.b.c, which mainline does not make wait
+ * for g either.)
  */
 #define PAST_NO_PM_TOPO							\
 	"v wait=suspend:g\n"						\

@@ -1,12 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cases of the pm_async kselftest about dependencies that take no part in
- * PM, real drivers and the stock order of pm_async=0 (pm_async.sh's cases
- * 3b, 3c and 3d), made with the pm_async_test lab (pm_test=platform).
- * Each case loads its own topology (a case that followed another one's
- * load in pm_async.sh loads the same topology again), makes its
- * transitions and asks the lab's report the same questions as pm_async.sh
- * (pm_async_ask.c).  It suspends the machine's devices: run it only where
+ * PM, real drivers and the stock order of pm_async=0 (pm_async.sh's case
+ * 3), made with the pm_async_test lab (pm_test=platform).  Each case
+ * loads its own topology, makes its transitions and asks the lab's report
+ * (pm_async_case.h).  It suspends the machine's devices: run it only where
  * pm_async.sh would run (PM_ASYNC_SUSPEND=1).
  */
 #include <regex.h>
@@ -86,7 +84,7 @@ FIXTURE_TEARDOWN(drivers)
 }
 
 /*
- * 3b. Dependencies that take no part in PM.  A device that starts late (a
+ * Dependencies that take no part in PM.  A device that starts late (a
  * kernel without the fix, such as mainline 7.3) fails the case as a failed
  * transition or check does: the cases of group no_pm.
  *
@@ -143,7 +141,7 @@ TEST_F_TIMEOUT(drivers, no_pm_child_or_consumer_suspends_at_once,
  * takes no part in PM either, but its grandparent h is a sync device that
  * the walk meets first: h.b.c still follows it.  In each suspend phase,
  * the sync hx lets h.b.c finish before the walk reaches h, which mainline
- * does not make wait for it (see case 3e).
+ * does not make wait for it (see pm_async_fixes.c).
  */
 #define NO_PM_PARENT_TOPO						\
 	"acpi pm=0\n"							\
@@ -180,7 +178,7 @@ TEST_F_TIMEOUT(drivers, no_pm_parent_resumes_at_once, PMA_CASE_TIMEOUT)
 }
 
 /*
- * 3c. Real drivers.  Drivers and links: sup and con have drivers (an
+ * Real drivers.  Drivers and links: sup and con have drivers (an
  * active managed link), unb has none (so dor's managed link to it is
  * dormant), ssc is registered before its supplier ssp and unbound (a
  * SYNC_STATE_ONLY link, as fw_devlink makes them).
@@ -468,7 +466,7 @@ TEST_F_TIMEOUT(drivers, jitter_varies_durations, PMA_CASE_TIMEOUT)
  * stateless link deleted; the device and every other one still run every
  * callback once, in order, and the topology shows the change afterwards.
  * (A link added then, and a move that deadlocks mainline, are cases of
- * 3e.)
+ * pm_async_fixes.c.)
  */
 #define CHURN_TOPO							\
 	"a suspend=3000 resume=3000\n"					\
@@ -519,7 +517,7 @@ TEST_F_TIMEOUT(drivers, churn_move_and_unlink, PMA_CASE_TIMEOUT)
 }
 
 /*
- * 3d. pm_async=0 is stock order: on a topology with links, waits and
+ * pm_async=0 is stock order: on a topology with links, waits and
  * mixed flags, every callback runs in the PM task, one at a time, in
  * exactly the PM core's list order (creation order; reversed for
  * suspend-side phases and complete).

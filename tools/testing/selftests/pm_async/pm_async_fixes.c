@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Cases of the pm_async kselftest of mainline's engine under real-driver
- * hazards (pm_async.sh's 3e), made with the pm_async_test lab
+ * hazards (pm_async.sh's case 4), made with the pm_async_test lab
  * (pm_test=platform): a device moved next to its new parent during a
  * transition stays in it; a SYNC_STATE_ONLY consumer that suspends leaves
  * its direct_complete supplier alone; a link added during suspend keeps

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Hidden dependencies (pm_async.sh's case 4b, hidden=), with the
+ * Hidden dependencies (pm_async.sh's case 6, hidden=), with the
  * pm_async_test lab (pm_test=platform): the failure pm-async-measure
  * --bisect looks for.  ts needs gpio0 still active at the end of its
  * suspend callback; nothing tells the PM core.  Async, ts's suspend
@@ -9,8 +9,7 @@
  * which transitions fail; slow= waits instead of failing; the resume side
  * fails the same way; hidden= reads back and refuses what it cannot mean.
  *
- * The driver's messages are read from the kernel log with dmesg, as
- * pm_async.sh does.
+ * The driver's messages are read from the kernel log (dmesg).
  */
 #define _GNU_SOURCE	/* memmem() */
 #include <stdio.h>
@@ -233,9 +232,7 @@ TEST_F_TIMEOUT(hidden, async_ts_fails_eagain, PMA_CASE_TIMEOUT)
 }
 
 /*
- * pm_async=0 never fails: the list order keeps ts before gpio0 (pm_async.sh
- * ran it on case 1's topology after case 1's transitions; here on a fresh
- * one).
+ * pm_async=0 never fails: the list order keeps ts before gpio0.
  */
 TEST_F_TIMEOUT(hidden, pm_async_0_never_fails, PMA_CASE_TIMEOUT)
 {
