@@ -43,7 +43,7 @@
  *	other ended.
  *   serial PHASE
  *	the callbacks of PHASE ran one at a time; prints their devices in
- *	start order.
+ *	start order (pma_serial()).
  *   within DEV1 PHASE1 start|end DEV2 PHASE2 start|end T0 T1
  *	that field of DEV1's PHASE1 is before T0 and T1 is before that
  *	field of DEV2's PHASE2 (a time window, in ns).
@@ -813,18 +813,24 @@ static int by_start(const void *a, const void *b)
 	return x->start < y->start ? -1 : x->start > y->start;
 }
 
-static int serial(const struct pma_report *rep, char **argv)
+int pma_serial(const struct pma_report *rep, const char *phase, char **order)
 {
 	const struct pma_rec **v;
+	size_t len = 1, off = 0;
 	int i, n = 0, err = 0;
 
 	v = xrealloc(NULL, (rep->ncb + 1) * sizeof(*v));
-	for (i = 0; i < rep->ncb; i++)
-		if (!strcmp(rep->cb[i].r.phase, argv[0]))
-			v[n++] = &rep->cb[i].r;
+	for (i = 0; i < rep->ncb; i++) {
+		if (strcmp(rep->cb[i].r.phase, phase))
+			continue;
+		v[n++] = &rep->cb[i].r;
+		len += strlen(rep->cb[i].r.name) + 1;
+	}
 	qsort(v, n, sizeof(*v), by_start);
+	*order = xrealloc(NULL, len);
+	**order = '\0';
 	for (i = 0; i < n; i++)
-		printf("%s%s", v[i]->name, i + 1 < n ? " " : "\n");
+		off += sprintf(*order + off, "%s%s", i ? " " : "", v[i]->name);
 	for (i = 1; i < n; i++) {
 		if (v[i]->start < v[i - 1]->end) {
 			printf("# %s and %s overlap\n", v[i - 1]->name,
@@ -833,6 +839,16 @@ static int serial(const struct pma_report *rep, char **argv)
 		}
 	}
 	free(v);
+	return err;
+}
+
+static int serial(const struct pma_report *rep, char **argv)
+{
+	char *order;
+	int err = pma_serial(rep, argv[0], &order);
+
+	printf("%s\n", order);
+	free(order);
 	return err;
 }
 

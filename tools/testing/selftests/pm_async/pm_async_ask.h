@@ -50,6 +50,14 @@ void pma_report_free(struct pma_report *rep);
  */
 int pma_ask(const struct pma_report *rep, int argc, char **argv);
 
+/*
+ * The devices whose @phase callbacks @rep has, in start order, into
+ * *@order (malloc'd, words): 0 if they ran one at a time, else 1 after
+ * saying which overlap.
+ */
+int pma_serial(const struct pma_report *rep, const char *phase,
+	       char **order);
+
 /* The commands and their arguments, a line each, to @f. */
 void pma_ask_usage(FILE *f);
 

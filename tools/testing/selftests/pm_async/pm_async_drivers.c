@@ -554,14 +554,6 @@ static char *names_of(const struct pma_rec **v, int n, int reverse)
 	return s;
 }
 
-static int by_start(const void *a, const void *b)
-{
-	const struct pma_rec *x = *(const struct pma_rec * const *)a;
-	const struct pma_rec *y = *(const struct pma_rec * const *)b;
-
-	return x->start < y->start ? -1 : x->start > y->start;
-}
-
 /*
  * The callbacks of @phase, sorted by start time, ran one at a time and
  * through the PM core's list (the report's order, creation order),
@@ -582,18 +574,11 @@ static int in_list_order(struct pma_case *c, const char *phase)
 		if (!strcmp(c->rep.cb[i].r.phase, phase))
 			v[n++] = &c->rep.cb[i].r;
 	want = names_of(v, n, back);
-	qsort(v, n, sizeof(*v), by_start);
-	got = names_of(v, n, 0);
-	for (i = 1; i < n; i++) {
-		if (v[i]->start < v[i - 1]->end) {
-			printf("# %s and %s overlap\n", v[i - 1]->name,
-			       v[i]->name);
-			err = -1;
-		}
-	}
-	if (!want || !got || strcmp(got, want)) {
-		printf("# %s ran '%s', list order '%s'\n", phase,
-		       got ? got : "", want ? want : "");
+	if (pma_serial(&c->rep, phase, &got))
+		err = -1;
+	if (!want || strcmp(got, want)) {
+		printf("# %s ran '%s', list order '%s'\n", phase, got,
+		       want ? want : "");
 		err = -1;
 	}
 	free(want);
