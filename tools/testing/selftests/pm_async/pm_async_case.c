@@ -334,16 +334,29 @@ void pma_churn_print(char **w, int n)
 	printf("\n");
 }
 
-int pma_churn_done(void)
+int pma_churn_started(char *start, size_t len, int op)
 {
 	char buf[256], *w[8];
 	int n = pma_churn_read(buf, sizeof(buf), w, 8);
+	int is_op = n >= 4 && strchr(w[3], '=');
+	int at = is_op ? 4 : 3;
 
-	/* "done DELAY NAME OP=OTHER START_NS END_NS RESULT" */
-	if (n >= 7 && !strcmp(w[0], "done") && !strcmp(w[6], "0"))
+	/*
+	 * "done DELAY NAME START_NS END_NS" (a removal) or "done DELAY NAME
+	 * OP=OTHER START_NS END_NS RESULT".
+	 */
+	if (start)
+		snprintf(start, len, "%s", n > at ? w[at] : "");
+	if (n && !strcmp(w[0], "done") && (!op || is_op) &&
+	    (is_op ? n >= 7 && !strcmp(w[6], "0") : n >= 4))
 		return 0;
 	pma_churn_print(w, n);
 	return -1;
+}
+
+int pma_churn_done(void)
+{
+	return pma_churn_started(NULL, 0, 1);
 }
 
 int pma_churn_within(struct pma_case *c, const char *a, const char *pa,

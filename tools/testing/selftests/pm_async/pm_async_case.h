@@ -125,7 +125,14 @@ int pma_churn_arm(const char *armed);
 int pma_churn_read(char *buf, size_t len, char **w, int max);
 /* The churn file's words @w (@n), on one line ("# churn: ..."). */
 void pma_churn_print(char **w, int n);
-/* The armed operation ran and succeeded: 0, or -1 after saying why. */
+/*
+ * The armed churn ran (a removal, or with @op only an OP=OTHER operation,
+ * which must have succeeded): 0, or -1 after saying why.  When it started
+ * (ns, as the churn file has it; "" if it does not say) goes into @start
+ * (@len; NULL: not wanted) either way.
+ */
+int pma_churn_started(char *start, size_t len, int op);
+/* The armed operation ran and succeeded: pma_churn_started(NULL, 0, 1). */
 int pma_churn_done(void);
 /*
  * The last churn operation ran after @a's @pa ended and before @b's @pb

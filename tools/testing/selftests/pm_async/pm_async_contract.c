@@ -108,8 +108,7 @@ static int churn_start_case(struct pma_case *c, const char *topo,
 static int removed_cycle(struct pma_case *c, const char *name, char *start,
 			 size_t len)
 {
-	char buf[256], *w[8];
-	int n, rc = 0;
+	int rc = 0;
 
 	*start = '\0';
 	if (pma_case_good_cycle(c, "freeze"))
@@ -118,15 +117,8 @@ static int removed_cycle(struct pma_case *c, const char *name, char *start,
 	if (pma_case_check(c, PMA_SUSPEND_ALL, "", NULL, NULL) ||
 	    pma_case_same_state(c))
 		rc = 1;
-	/* "done DELAY NAME DEL_START_NS DEL_END_NS" */
-	n = pma_churn_read(buf, sizeof(buf), w, 8);
-	if (n && !strcmp(w[0], "done")) {
-		if (n >= 4)
-			snprintf(start, len, "%s", w[3]);
-	} else {
-		pma_churn_print(w, n);
+	if (pma_churn_started(start, len, 0))
 		rc = 1;
-	}
 	return rc;
 }
 
@@ -169,9 +161,8 @@ static int setup_window_case(struct pma_case *c, const char *topo,
 			     const char *churn, const char *ph, const char *z,
 			     const char *dev, const char *other, int *tries)
 {
-	int try = 0, bad = 0, err = 1, n, max = env_int("SETUP_TRIES", 5);
-	char buf[256], name[64], more, *w[8];
-	const char *cs;
+	int try = 0, bad = 0, err = 1, max = env_int("SETUP_TRIES", 5);
+	char name[64], more, cs[32];
 
 	/* A churn of two words, "DELAY NAME", removes NAME. */
 	if (sscanf(churn, "%*s %63s %c", name, &more) != 1)
@@ -193,22 +184,8 @@ static int setup_window_case(struct pma_case *c, const char *topo,
 		if (pma_case_check(c, PMA_SUSPEND_ALL, "", NULL, NULL) ||
 		    pma_case_same_state(c))
 			bad = 1;
-		/*
-		 * "done DELAY NAME START_NS END_NS" or "done DELAY NAME
-		 * OP=OTHER START_NS END_NS RESULT".
-		 */
-		n = pma_churn_read(buf, sizeof(buf), w, 8);
-		if (n >= 4 && strchr(w[3], '=')) {
-			cs = n > 4 ? w[4] : "";
-			if (pma_churn_done())
-				bad = 1;
-		} else {
-			cs = n >= 4 ? w[3] : "";
-			if (!n || strcmp(w[0], "done")) {
-				pma_churn_print(w, n);
-				bad = 1;
-			}
-		}
+		if (pma_churn_started(cs, sizeof(cs), 0))
+			bad = 1;
 		if (pma_case_ask(c, "within", "l", ph, "start", z, ph, "start",
 				 cs, cs))
 			c->window = 1;
