@@ -63,6 +63,7 @@
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/guest/tap.sh"
 
 S=$TOP/scripts
 out=$TOP/out/check
@@ -72,26 +73,28 @@ args=()
 
 step() { say "== $*"; }
 
-# host_suite NAME LOG COMMAND...: one framed stream of the host suites' log
-# with COMMAND's TAP and exit status; its error output, if it failed, as
-# comments (and on the terminal).
+# host_suite NR NAME LOG COMMAND...: subtest NR, NAME, of the host suites'
+# KTAP document LOG (tap.sh's tap_stream) with COMMAND's TAP and exit
+# status; its error output, if it failed, as comments (and on the terminal).
 host_suite()
 {
-	local name=$1 log=$2 rc
+	local nr=$1 name=$2 log=$3 rc
 
-	shift 2
+	shift 3
 	"$@" >"$out/host-$name.tap" 2>"$out/host-$name.err"
 	rc=$?
-	{
-		echo "@@TAP $name"
-		cat "$out/host-$name.tap"
-		if [ $rc != 0 ]; then
-			echo "# exit status $rc; the last error lines:"
-			tail -n 20 "$out/host-$name.err" | sed 's/^/#   /'
-		fi
-		echo "@@TAPEND $name rc=$rc"
-	} >>"$log"
+	tap_stream "$nr" "$name" host_output "$name" "$rc" >>"$log"
 	[ $rc = 0 ] || { say "$name: exit status $rc"; tail -n 20 "$out/host-$name.err" >&2; }
+}
+
+# host_output NAME RC: what host_suite prints of suite NAME, with its status.
+host_output()
+{
+	cat "$out/host-$1.tap"
+	[ "$2" = 0 ] && return 0
+	echo "# exit status $2; the last error lines:"
+	tail -n 20 "$out/host-$1.err" | sed 's/^/#   /'
+	return "$2"
 }
 
 # has_test DIR: DIR has a Makefile with a "test:" target.
@@ -121,13 +124,15 @@ else
 	done
 fi
 set -- "${suites[@]}"
+tap_doc $(($# / 3 + 1)) >"$out/host.log"
+nr=0
 while [ $# -ge 3 ]; do
 	hosts="$hosts $1"
-	host_suite "$1" "$out/host.log" make -s -C "$2" "$3"
+	host_suite $((nr += 1)) "$1" "$out/host.log" make -s -C "$2" "$3"
 	shift 3
 done
 hosts="$hosts harness"
-host_suite harness "$out/host.log" "$S/tests/run.sh"
+host_suite $((nr + 1)) harness "$out/host.log" "$S/tests/run.sh"
 args+=(-e "$hosts" host "$out/host.log")
 
 # The kernels' steps need the tree; without it they cannot run, which is a
@@ -156,13 +161,24 @@ step "series: make series + series-check without builds"
 } >"$out/series.tap"
 args+=(series "$out/series.tap")
 
+# build_failed K FLAVOUR: the one result of a kernel that does not build.
+build_failed()
+{
+	echo "1..1"
+	nok "build of the $1 $2 kernel"
+	return 1
+}
+
 # build K FLAVOUR NAME: build kernel K of FLAVOUR and its initramfs; a
 # failure is one failed result of NAME.
 build()
 {
 	step "$1 kernel ($2 flavour): build"
 	[ $tree_ok = 1 ] && "$S/build-kernel.sh" "$1" "$2" && "$S/mkinitramfs.sh" "$1" "$2" && return 0
-	printf '@@TAP build\n1..1\nnot ok 1 build of the %s %s kernel\n@@TAPEND build rc=1\n' "$1" "$2" >"$out/$3-build.log"
+	{
+		tap_doc 1
+		tap_stream 1 build build_failed "$1" "$2"
+	} >"$out/$3-build.log"
 	args+=("$3" "$out/$3-build.log")
 	return 1
 }
@@ -217,24 +233,16 @@ for k in ${CHECK_KERNELS:-patched stock}; do
 	# (With no guest stream asked for, the boot and its kernel log are
 	# still checked; "sh /pma/check.sh" alone would run them all.)
 	gcmd=true
-	if [ -n "$gstreams" ]; then
-		gcmd="rc=0; ${xfail:+export $xfail; }"
-		for s in $gstreams; do
-			gcmd+="sh /pma/check.sh $s || rc=1; "
-		done
-		gcmd+='exit $rc'
-	fi
+	# shellcheck disable=SC2086 # one word per stream
+	[ -z "$gstreams" ] || gcmd=$(check_cmd "$xfail" $gstreams)
 	boot "$k" test pc "$k" "${CHECK_TIMEOUT:-1500}" "$gstreams" "$gcmd"
 
 	# Real drivers: the laptop machine (q35 with USB, AHCI, NVMe, HD
 	# audio, e1000e) on the test flavour with the drivers built in; the
 	# drivers through S3 and hibernation, then the tools on them.
 	[ -n "$lstreams" ] || continue
-	lcmd="rc=0; "
-	for s in $lstreams; do
-		lcmd+="sh /pma/check.sh $s || rc=1; "
-	done
-	lcmd+='exit $rc'
+	# shellcheck disable=SC2086 # one word per stream
+	lcmd=$(check_cmd "" $lstreams)
 	build "$k" test+laptop "$k-laptop" &&
 		boot "$k" test+laptop laptop "$k-laptop" "${CHECK_DRIVERS_TIMEOUT:-1500}" "$(echo $lstreams)" "$lcmd"
 done
@@ -242,8 +250,8 @@ done
 # The differential set: stock against patched, once both kernels ran it.
 diffs=()
 for k in stock patched; do
-	[ -f "$out/$k/results.log" ] && grep -q '^@@TAP diff$' "$out/$k/results.log" || continue
-	awk '/^@@TAP diff$/ { on = 1; next } /^@@TAPEND diff / { on = 0 } on' \
+	[ -f "$out/$k/results.log" ] && grep -q '^    # Subtest: diff$' "$out/$k/results.log" || continue
+	awk '/^    # Subtest: diff$/ { on = 1; next } !/^    / { on = 0 } on { print substr($0, 5) }' \
 		"$out/$k/results.log" >"$out/$k-diff.log"
 	diffs+=("$out/$k-diff.log")
 done
@@ -261,7 +269,8 @@ if [ ${#diffs[@]} = 2 ]; then
 	# CI (stock had lost its third cycle to a violation).  So, as the
 	# campaign, a seed's time is compared over 3 paired cycles or more
 	# (DIFF_CHECK_MIN_PAIRS), and guest/check.sh's seeds plan 4.
-	host_suite compare "$out/diff.log" env DIFF_OUT="$out/diff" DIFF_TAP=1 DIFF_MAXDEV=40 \
+	tap_doc 1 >"$out/diff.log"
+	host_suite 1 compare "$out/diff.log" env DIFF_OUT="$out/diff" DIFF_TAP=1 DIFF_MAXDEV=40 \
 		DIFF_CYCLES=5 DIFF_RATIO=${DIFF_CHECK_RATIO:-2.0} DIFF_MIN_PAIRS=${DIFF_CHECK_MIN_PAIRS:-3} \
 		"$S/diff-compare.sh" "${diffs[0]}" -- "${diffs[1]}"
 	args+=(-e compare diff "$out/diff.log")

@@ -26,6 +26,24 @@ KTAR=${KSRC:-${PMA_KERNEL_TAR:-$DEBDIR/pkg/usr/src/$KPKG.tar.xz}}
 # guest-checks.sh names it.
 WATCHDOG_HUNG='pm_async_test: watchdog: hung system transition'
 
+# check_cmd ENV STREAM...: the guest command that runs each STREAM with
+# /pma/check.sh, one call per stream (busybox ash once went astray in a
+# loop over the streams: guest/check.sh), as one KTAP document: its header
+# here, each call numbered by PMA_STREAM_NR.  ENV (VAR=VALUE words, or
+# empty) is exported first.  The command exits 1 if a stream failed.
+check_cmd()
+{
+	local env=$1 n=0 s cmd
+
+	shift
+	cmd="echo 'KTAP version 1'; echo 1..$#; rc=0; ${env:+export $env; }"
+	for s; do
+		n=$((n + 1))
+		cmd+="PMA_STREAM_NR=$n sh /pma/check.sh $s || rc=1; "
+	done
+	echo "${cmd}exit \$rc"
+}
+
 say() { printf '[pm-async] %s\n' "$*" >&2; }
 die() { printf '[pm-async] error: %s\n' "$*" >&2; exit 1; }
 

@@ -48,10 +48,11 @@ each_kernel "${DRIVERS_SOAK_PARALLEL:-1}" soak $kernels
 
 status=0
 for k in $kernels; do
-	sum=$(grep -m1 '^# SUMMARY campaign=drivers ' "$out/$k/results.log")
-	kl=$(grep -c '^not ok' "$out/$k/guest.log")
-	bad=$(grep -c '^not ok' "$out/$k/results.log")
-	echo "$k: ${sum#\# SUMMARY campaign=drivers }; not ok results $bad; guest/kernel-log failures $kl"
+	# The stream's lines are indented by 4 (one KTAP subtest, tap.sh).
+	sum=$(sed -n 's/^    # SUMMARY campaign=drivers //p' "$out/$k/results.log" | head -n 1)
+	kl=$(grep -c '^    not ok' "$out/$k/guest.log")
+	bad=$(grep -c '^    not ok' "$out/$k/results.log")
+	echo "$k: $sum; not ok results $bad; guest/kernel-log failures $kl"
 	[ -n "$sum" ] && [ "$bad" = 0 ] && [ "$kl" = 0 ] || status=1
 done
 exit $status

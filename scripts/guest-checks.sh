@@ -6,7 +6,7 @@
 # (sanitize.sh).  DIR holds qemu-run.sh's console.log and results.log, RC is
 # qemu-run.sh's exit status (124: timeout after TIMEOUT s, 125: the guest
 # stopped without reporting), STREAMS the streams the guest was asked for.
-# Prints two framed TAP streams for tap-summary.sh:
+# Prints a KTAP document of two streams for tap-summary.sh:
 #  - "guest": the run reached its end marker @@PMA-END; a timeout, a kernel
 #    panic, a hung transition the lab's watchdog warned of, a guest that
 #    never ran its command or stopped without the end marker is a "not ok"
@@ -18,12 +18,13 @@
 
 set -uo pipefail
 . "$(dirname "$0")/common.sh"
+. "$(dirname "$0")/guest/tap.sh"
 
 k=$1 dir=$2 rc=$3 tmo=$4 streams=$5
 why="" missing=""
 
 for s in $streams; do
-	grep -q "^@@TAP $s\$" "$dir/results.log" 2>/dev/null || missing="$missing $s"
+	grep -qx "    # Subtest: $s" "$dir/results.log" 2>/dev/null || missing="$missing $s"
 done
 if [ "$rc" = 124 ]; then
 	why="timed out after $tmo s"
@@ -39,20 +40,25 @@ elif ! grep -q '^@@PMA-END' "$dir/results.log"; then
 	why="the guest stopped without its end marker @@PMA-END (qemu-run.sh status $rc)"
 fi
 
-echo "@@TAP guest"
-echo "1..1"
-if [ -n "$why$missing" ]; then
-	[ -z "$missing" ] || echo "# streams that never started:$missing"
-	echo "# last console lines:"
-	tail -n 40 "$dir/console.log" 2>/dev/null | sed 's/^/#   /'
-fi
-if [ -n "$why" ]; then
-	echo "not ok 1 $k guest: $why"
-else
-	echo "ok 1 $k guest: ran to its end marker (@@PMA-END)"
-fi
-echo "@@TAPEND guest rc=0"
-"$(dirname "$0")/kernel-log.sh" "$dir/console.log" kernel-log
+# guest: the one result of the run as a whole.
+guest()
+{
+	echo "1..1"
+	if [ -n "$why$missing" ]; then
+		[ -z "$missing" ] || echo "# streams that never started:$missing"
+		echo "# last console lines:"
+		tail -n 40 "$dir/console.log" 2>/dev/null | sed 's/^/#   /'
+	fi
+	if [ -n "$why" ]; then
+		echo "not ok 1 $k guest: $why"
+	else
+		echo "ok 1 $k guest: ran to its end marker (@@PMA-END)"
+	fi
+}
+
+tap_doc 2
+tap_stream 1 guest guest
+PMA_STREAM_NR=2 "$(dirname "$0")/kernel-log.sh" "$dir/console.log" kernel-log
 
 # qemu-run.sh has shown the console already on a timeout or crash.
 if [ -n "$missing" ] || { [ -n "$why" ] && [ "$rc" != 124 ] && [ "$rc" != 125 ]; }; then

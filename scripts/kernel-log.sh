@@ -3,11 +3,13 @@
 #
 # kernel-log.sh CONSOLE [NAME]: the kernel log check of one guest run, on
 # the host, over the whole boot's console (qemu-run.sh's console.log), so
-# nothing scrolls out of a ring buffer.  Prints one framed TAP stream
-# "@@TAP NAME" (default kernel-log) with one result per part of the run:
-# "boot" up to the first stream, then each stream from its "@@TAP NAME"
-# marker to the next one (the guest's check.sh writes the markers to
-# /dev/kmsg too, so they are in the console).  A report is counted in the
+# nothing scrolls out of a ring buffer.  Prints a KTAP document of one
+# stream, NAME (default kernel-log; PMA_STREAM_NR=K: only the stream, as
+# subtest K of a document the caller began), with one result per part of
+# the run: "boot" up to the first stream, then each stream from its
+# "# Subtest: NAME" line to the next one (the guest's check.sh writes the
+# line to /dev/kmsg too, so it is in the console; KUnit's suites are
+# indented there, the streams are not).  A report is counted in the
 # part it was printed in; a hung-task report comes up to
 # 2 x hung_task_timeout_secs after the hang began, so it may name the
 # stream after the culprit.
@@ -41,28 +43,29 @@
 # Exit status 0 (the result is in the TAP).
 
 set -uo pipefail
+. "$(dirname "$0")/guest/tap.sh"
 
 console=${1:?usage: kernel-log.sh CONSOLE [NAME]}
 name=${2:-kernel-log}
 
-echo "@@TAP $name"
-if [ ! -s "$console" ]; then
-	echo "1..1"
-	echo "not ok 1 kernel log: $console is empty or missing"
-	echo "@@TAPEND $name rc=0"
-	exit 0
-fi
-awk '
+scan()
+{
+	if [ ! -s "$console" ]; then
+		echo "1..1"
+		echo "not ok 1 kernel log: $console is empty or missing"
+		return 0
+	fi
+	awk '
 BEGIN {
 	P = "^(\\[ *[0-9]+\\.[0-9]+\\] *)?(\\[ *[TC][0-9]+\\] *)?"
+	P1 = "^(\\[ *[0-9]+\\.[0-9]+\\] )?(\\[ *[TC][0-9]+\\] )?"
 	hdr = P "(WARNING:|BUG:|watchdog: BUG:|kernel BUG at|Oops:|general protection fault|UBSAN:|Kernel panic|INFO: task .* blocked for more than|rcu: INFO: .*(stall|stalls)|INFO: rcu_.*stall|pm_async_test: watchdog:|pm_async_test: violation: .*: async callback runs in the PM task)"
 	seg[n = 1] = "boot"
 	last_hdr = -1000
 }
 { sub(/\r$/, "") }
-/@@TAP [^ ]+/ && !/@@TAPEND/ {
-	s = substr($0, index($0, "@@TAP ") + 6)
-	sub(/ .*/, "", s)
+$0 ~ P1 "# Subtest: [^ ]+$" {
+	s = substr($0, index($0, "# Subtest: ") + 11)
 	seg[++n] = s
 	last_hdr = -1000
 	next
@@ -100,4 +103,8 @@ END {
 		printf "not ok %d %s: %s, the first: %s\n", i, what, why, first[i]
 	}
 }' "$console"
-echo "@@TAPEND $name rc=0"
+}
+
+[ -n "${PMA_STREAM_NR:-}" ] || tap_doc 1
+tap_stream "${PMA_STREAM_NR:-1}" "$name" scan
+exit 0

@@ -35,8 +35,9 @@ start=$SECONDS
 kml=""
 [ "$flavour" = kasan ] && kml=required
 say "== $k-$flavour: booting QEMU for: $streams kmemleak"
+# shellcheck disable=SC2086 # one word per stream
 "$TOP/scripts/qemu-run.sh" -k "$k" -f "$flavour" -t "${SANITIZE_TIMEOUT:-5400}" \
-	-a no_console_suspend -o "$out" -- "sh /pma/check.sh $streams; sh /pma/kmemleak.sh $kml" | sed -u 's/^/    /'
+	-a no_console_suspend -o "$out" -- "$(check_cmd "PMA_KMEMLEAK=$kml" $streams kmemleak)" | sed -u 's/^/    /'
 rc=${PIPESTATUS[0]}
 # The run as a whole (timeout, panic, end marker, streams that never
 # started) and the whole console's kernel log, as in make check; the

@@ -4,17 +4,21 @@
 # tap-summary.sh [-e STREAMS] LABEL FILE [[-e STREAMS] LABEL FILE...]:
 # count TAP/KTAP results.
 #
-# A FILE is either plain TAP or a log where streams are framed by
-# "@@TAP NAME" / "@@TAPEND NAME rc=N" (a guest's results.log, the host
-# suites' log).  Only leaf results count (KTAP prints a parent's result
-# after its subtests, so a result is a leaf unless the result before it is
-# indented deeper).  Any of these counts as one more failure of a stream
-# (one, however many apply), because each means that results were lost:
+# A FILE is either plain TAP or a KTAP document whose subtests are streams
+# (a guest's results.log, the host suites' log: scripts/guest/tap.sh's
+# tap_stream), each from its "    # Subtest: NAME" line, its lines indented
+# by 4, to its result "ok K NAME" or "not ok K NAME" (a "# NAME: exit
+# status RC" line before it gives the status); a file with a line
+# "    # Subtest: NAME" is read so.  Only leaf results count (KTAP prints a
+# parent's result after its subtests, so a result is a leaf unless the
+# result before it is indented deeper).  Any of these counts as one more
+# failure of a stream (one, however many apply), because each means that
+# results were lost:
 #  - no top-level plan ("1..N"), or more than one;
 #  - fewer or more top-level results than its plan announced;
-#  - a framed stream without its "@@TAPEND" (the guest stopped in it, or
-#    "@@PMA-END" came first);
-#  - a non-zero exit status with no failed result;
+#  - a stream without its result line (the guest stopped in it, or the
+#    run's end marker "@@PMA-END" came first);
+#  - a non-zero exit status (a "not ok" stream) with no failed result;
 #  - "Bail out!".
 # -e STREAMS names the streams the next FILE must frame (the ones the guest
 # or the host was asked to run): each one missing is a failure of its own,
@@ -27,7 +31,7 @@ summarise()
 {
 	local framed=0
 
-	grep -q '^@@TAP ' "$2" && framed=1
+	grep -q '^    # Subtest: ' "$2" && framed=1
 	awk -v label="$1" -v framed=$framed -v expect="$3" '
 	function bad(why) { lost = 1; note = note " (" why ")" }
 	function flush(rc, why,   st) {
@@ -47,6 +51,7 @@ summarise()
 	}
 	function start(n) {
 		name = n; plan = -1; plans = 0; top = 0; prev = -1; note = ""; failed_here = 0; bail = 0; lost = 0
+		rc = 1
 		p0 = pass; f0 = fail; s0 = skip
 	}
 	BEGIN {
@@ -54,12 +59,23 @@ summarise()
 		if (!framed) start("tap")
 	}
 	{ sub(/\r$/, "") }
-	/^@@TAP / { flush(0, name == "" ? "" : "no end marker, next stream began"); start($2); next }
-	/^@@TAPEND / { r = $3; sub(/rc=/, "", r); flush(r + 0, ""); next }
-	/^@@PMA-END / && name != "" { flush(0, "no end marker: the run ended in this stream"); next }
+	framed && /^    # Subtest: / {
+		flush(0, name == "" ? "" : "no result line, the next stream began")
+		start(substr($0, 16))
+		next
+	}
+	framed && name != "" && $0 == "# " name ": exit status " $NF { rc = $NF + 0; next }
+	framed && name != "" && /^(not )?ok [0-9]+ / {
+		r = $0
+		sub(/^(not )?ok [0-9]+ /, "", r)
+		sub(/ .*/, "", r)
+		if (r == name) { flush($1 == "not" ? rc : 0, ""); next }
+	}
+	/^@@PMA-END / && name != "" { flush(0, "no result line: the run ended in this stream"); next }
 	{
 		if (name == "") next
-		line = $0
+		if (framed && substr($0, 1, 4) != "    ") next
+		line = framed ? substr($0, 5) : $0
 		if (line ~ /^Bail out!/) { bail = 1; print "    not ok: " label "/" name ": " line; next }
 		if (line ~ /^1\.\.[0-9]+/) { plan = substr(line, 4) + 0; plans++; next }
 		if (!match(line, /^ *(not )?ok [0-9]+/)) next
@@ -74,7 +90,7 @@ summarise()
 		else pass++
 	}
 	END {
-		flush(0, framed ? "no end marker: the output stops in this stream" : "")
+		flush(0, framed ? "no result line: the output stops in this stream" : "")
 		n = split(expect, e, " ")
 		for (i = 1; i <= n; i++) {
 			if (e[i] in seen) continue

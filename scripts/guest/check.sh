@@ -1,14 +1,20 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# pm-async: the in-guest part of "make check".  Every test stream is framed
-# by "@@TAP NAME" / "@@TAPEND NAME rc=N" so the host can count its results;
-# the frame markers go to the kernel log (/dev/kmsg) as well, so that the
-# host's scan of the console (scripts/kernel-log.sh) can tell in which
-# stream a kernel warning was printed.  Every stream prints its TAP plan
-# before its first result: a stream cut short then comes up short of its
-# plan.  A stream asked for that cannot run here fails (it does not
-# vanish).  Exit status: 0 if every stream exited 0.
+# pm-async: the in-guest part of "make check".  Its output is one KTAP
+# document whose subtests are the test streams asked for
+# ("    # Subtest: NAME", the stream's TAP indented, "ok K NAME" or "not ok K
+# NAME": tap.sh's tap_stream), so the host can count each stream's results
+# (scripts/tap-summary.sh); the "# Subtest: NAME" line goes to the kernel
+# log (/dev/kmsg) as well, so that the host's scan of the console
+# (scripts/kernel-log.sh) can tell in which stream a kernel warning was
+# printed.  Every stream prints its TAP plan before its first result: a
+# stream cut short then comes up short of its plan.  A stream asked for
+# that cannot run here fails (it does not vanish).  Exit status: 0 if every
+# stream exited 0.
 # Arguments: names of the streams to run (default: all of them).
+# PMA_STREAM_NR=K: the caller printed the document's header (tap_doc) and
+# this call's first stream is its subtest K (make check runs one call per
+# stream, scripts/check.sh); without it the call prints its own header.
 
 . "$(dirname "$0")/tap.sh"
 
@@ -17,16 +23,10 @@ status=0
 
 stream()
 {
-	name=$1
-	shift
-	echo "@@TAP $name" 2>/dev/null >/dev/kmsg
-	echo "@@TAP $name"
+	echo "# Subtest: $1" 2>/dev/null >/dev/kmsg
 	tap_reset
-	"$@"
-	rc=$?
-	echo "@@TAPEND $name rc=$rc"
-	echo "@@TAPEND $name rc=$rc" 2>/dev/null >/dev/kmsg
-	[ $rc = 0 ] || status=1
+	tap_stream "$nr" "$@" || status=1
+	nr=$((nr + 1))
 }
 
 # missing WHAT: the one failed result of a stream that cannot run.
@@ -152,6 +152,11 @@ DIFF_CHECK_SEEDS="3 19 57 60 65 160 165 181"
 # busybox ash, a loop over "$@" once went on with a mangled name
 # ("replaykselftest") and started over after a long stream.
 streams=${*:-kselftest kunit floor reliability measure replay diff dmesg}
+nr=${PMA_STREAM_NR:-}
+if [ -z "$nr" ]; then
+	tap_doc "$(echo $streams | wc -w)"
+	nr=1
+fi
 for s in $streams; do
 	case $s in
 	kselftest)
@@ -177,6 +182,7 @@ for s in $streams; do
 			sh /pma/diff.sh $DIFF_CHECK_SEEDS
 		;;
 	dmesg) stream dmesg dmesg_clean ;;
+	kmemleak) stream kmemleak sh /pma/kmemleak.sh ${PMA_KMEMLEAK:-} ;;
 	*) stream "$s" missing "$s: no such stream in /pma/check.sh" ;;
 	esac
 done

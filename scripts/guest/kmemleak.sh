@@ -1,19 +1,17 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 #
-# kmemleak.sh [required]: one framed TAP stream ("@@TAP kmemleak") with the
-# result of two kmemleak scans (in the guest), for the kernels that have
-# kmemleak (the KASAN flavour): run it after the other streams of a boot, so
-# their allocations (lab devices created and removed, churn, faults) are
-# checked.  Without /sys/kernel/debug/kmemleak it is skipped, or fails with
-# "required" (the caller built the kernel with kmemleak).  A scan that fails
-# (kmemleak disabled itself, e.g. out of its early log, or kmemleak=off)
-# fails: it does not mean "no leak".
+# kmemleak.sh [required]: the TAP of two kmemleak scans (in the guest),
+# check.sh's "kmemleak" stream (PMA_KMEMLEAK=required), for the kernels that
+# have kmemleak (the KASAN flavour): run it after the other streams of a
+# boot, so their allocations (lab devices created and removed, churn,
+# faults) are checked.  Without /sys/kernel/debug/kmemleak it is skipped, or
+# fails with "required" (the caller built the kernel with kmemleak).  A scan
+# that fails (kmemleak disabled itself, e.g. out of its early log, or
+# kmemleak=off) fails: it does not mean "no leak".
 
 . /pma/rlib.sh
 
-echo "@@TAP kmemleak" 2>/dev/null >/dev/kmsg
-echo "@@TAP kmemleak"
 echo "1..1"
 if [ ! -e $RL_KML ]; then
 	if [ "${1:-}" = required ]; then
@@ -33,7 +31,4 @@ else
 		nok "kmemleak: $KML_N unreferenced objects"
 	fi
 fi
-rc=$((BAD > 0))
-echo "@@TAPEND kmemleak rc=$rc"
-echo "@@TAPEND kmemleak rc=$rc" 2>/dev/null >/dev/kmsg
-exit $rc
+exit $((BAD > 0))

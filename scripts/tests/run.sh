@@ -337,23 +337,43 @@ echo "ok 3 other"
 EOS
 ksx() { PMA_KSFT=$T/ks/fake.sh PM_ASYNC_XFAIL="$1" KS_FAIL="$2" sh "$H/guest/check.sh" kselftest >"$T/log" 2>&1; }
 ksx "no_pm dc_link move_during add_during" "no_pm dc_link" &&
-	grep -q '^# skip=\[ move_during\] xfail=\[ no_pm dc_link move_during\]$' "$T/log" &&
-	grep -q '^    ok 1 case 1 # XFAIL \[no_pm\]' "$T/log" &&
-	grep -q '^    ok 2 case 2 # XFAIL \[dc_link\]' "$T/log" &&
-	grep -q '^    ok 3 case 3 # SKIP' "$T/log" && grep -q '^ok 2 case 2$' "$T/log" &&
+	grep -q '^    # skip=\[ move_during\] xfail=\[ no_pm dc_link move_during\]$' "$T/log" &&
+	grep -q '^        ok 1 case 1 # XFAIL \[no_pm\]' "$T/log" &&
+	grep -q '^        ok 2 case 2 # XFAIL \[dc_link\]' "$T/log" &&
+	grep -q '^        ok 3 case 3 # SKIP' "$T/log" && grep -q '^    ok 2 case 2$' "$T/log" &&
+	grep -qx 'ok 1 kselftest' "$T/log" &&
 	! ksx "no_pm dc_link move_during" "no_pm" &&
-	grep -q 'group dc_link: no case of it failed as expected' "$T/log" &&
+	grep -q 'group dc_link: no case of it failed as expected' "$T/log" && grep -qx 'not ok 1 kselftest' "$T/log" &&
 	! ksx "no_pm dc_link link_during" "no_pm dc_link" &&
 	grep -q 'group link_during: no case of it failed as expected' "$T/log" &&
 	PMA_KSFT=$T/ks/fake.sh KS_FAIL="" sh "$H/guest/check.sh" kselftest >"$T/log" 2>&1 &&
-	grep -q '^    ok 1 case 1$' "$T/log"
+	grep -q '^        ok 1 case 1$' "$T/log"
 ok $? "kselftest stream: PM_ASYNC_XFAIL (stock) reaches the test, less the groups it lacks; a group with no expected failure fails the stream; without it nothing changes"
 
-# The TAP summariser: leaf counting, skips, plans and crashed streams.
-printf 'junk\n@@TAP a\nKTAP version 1\n1..2\n    1..2\n    ok 1 x\n    not ok 2 y\nnot ok 1 s\nok 2 t # SKIP no\n@@TAPEND a rc=1\n@@TAP b\n1..3\nok 1 z\n@@PMA-END rc=1\n' >"$T/tap"
+# The TAP summariser: leaf counting, skips, plans and crashed streams, in
+# a document of streams (tap.sh's tap_stream: stream a fails with a failed
+# result, c exits 3 with none, b dies).
+{
+	echo junk
+	(. "$H/guest/tap.sh" && tap_doc 3)
+	printf '    # Subtest: a\n    KTAP version 1\n    1..2\n        1..2\n        ok 1 x\n        not ok 2 y\n'
+	printf '    not ok 1 s\n    ok 2 t # SKIP no\n# a: exit status 1\nnot ok 1 a\n'
+	printf '    # Subtest: c\n    1..1\n    ok 1 w\nstray error output\n# c: exit status 3\nnot ok 2 c\n'
+	printf '    # Subtest: b\n    1..3\n    ok 1 z\n@@PMA-END rc=1\n'
+} >"$T/tap"
 TAP_TOTALS=$T/tot "$H/tap-summary.sh" g "$T/tap" >"$T/log" 2>&1
-[ "$(cat "$T/tot")" = "2 2 1" ] && grep -q 'died after 1 of 3' "$T/log"
-ok $? "tap-summary: leaves, skips and a stream that died are counted"
+[ "$(cat "$T/tot")" = "3 3 1" ] && grep -q 'FAIL g/b .*died after 1 of 3' "$T/log" &&
+	grep -q 'FAIL g/c .*1 passed, 1 failed.*(exit status 3)' "$T/log" &&
+	grep -q 'FAIL g/a .*1 passed, 1 failed, 1 skipped$' "$T/log"
+ok $? "tap-summary: leaves, skips, a stream that exits non-zero and one that died are counted"
+
+# tap_stream: a command's lines indented, its status in the result.
+(. "$H/guest/tap.sh" && tap_stream 4 st sh -c 'echo 1..1; echo "ok 1 x"; echo err >&2; exit 3') >"$T/log"
+r=$?
+[ $r = 3 ] && [ "$(tr '\n' '|' <"$T/log")" = "    # Subtest: st|    1..1|    ok 1 x|    err|# st: exit status 3|not ok 4 st|" ] &&
+	(. "$H/guest/tap.sh" && tap_stream 5 st2 printf 'a\n\nno newline') >"$T/log" &&
+	[ "$(tr '\n' '|' <"$T/log")" = "    # Subtest: st2|    a|    |    no newline|ok 5 st2|" ]
+ok $? "tap_stream: the stream as a KTAP subtest, its error output and exit status kept"
 
 # The guest's static advisor builds from a clean build directory (it once
 # needed a stray build/lib to find the shared helpers).
@@ -420,18 +440,22 @@ case " $FAKE_GUEST " in
 	exit 0 ;;
 esac
 echo "@@PMA-BEGIN 6.12.0-fake" >>"$res"
-# "sh /pma/check.sh STREAM || rc=1; " per stream (scripts/check.sh)
+# "PMA_STREAM_NR=K sh /pma/check.sh STREAM || rc=1; " per stream after
+# the KTAP header (scripts/common.sh's check_cmd)
 set -- $(echo "$cmd" | grep -o 'check\.sh [a-z]*' | cut -d' ' -f2)
+printf 'KTAP version 1\n1..%d\n' $# >>"$res"
+nr=0
 for s in "$@"; do
+	nr=$((nr + 1))
 	case " $FAKE_GUEST " in *" skip=$s "*) continue ;; esac
-	k 2 "@@TAP $s"
-	echo "@@TAP $s" >>"$res"
+	k 2 "# Subtest: $s"
+	echo "    # Subtest: $s" >>"$res"
 	case " $FAKE_GUEST " in
 	*" hang=$s "*)
-		printf 'TAP version 13\nok 1 %s: first case\n' "$s" >>"$res"
+		printf '    TAP version 13\n    ok 1 %s: first case\n' "$s" >>"$res"
 		exec sleep 600 ;;
 	*" watchdog=$s "*)
-		printf 'TAP version 13\nok 1 %s: first case\n' "$s" >>"$res"
+		printf '    TAP version 13\n    ok 1 %s: first case\n' "$s" >>"$res"
 		k 3 "pm_async_test: watchdog: system transition not over after 90 s, the PM task and the blocked tasks:"
 		k 3 "------------[ cut here ]------------"
 		k 3 "pm_async_test: watchdog: hung system transition"
@@ -445,16 +469,15 @@ for s in "$@"; do
 	esac
 	k 3 "PM: Device pat_x failed to suspend: error -5"
 	if [ "$s" = dmesg ]; then
-		printf '1..1\nok 1 kernel log has no warnings, lockdep reports or hung tasks\n' >>"$res"
+		printf '1..1\nok 1 kernel log has no warnings, lockdep reports or hung tasks\n'
 	elif [ "$s" = diff ] && [ -n "${FAKE_DIFF_DIR:-}" ]; then
 		# the diff stream of this kernel (build/KERNEL/obj-test/...)
 		k=${kern%/obj-*}
-		cat "$FAKE_DIFF_DIR/${k##*/}.diff" >>"$res"
+		cat "$FAKE_DIFF_DIR/${k##*/}.diff"
 	else
-		printf '1..2\nok 1 %s: a\nok 2 %s: b\n' "$s" "$s" >>"$res"
-	fi
-	echo "@@TAPEND $s rc=0" >>"$res"
-	k 4 "@@TAPEND $s rc=0"
+		printf '1..2\nok 1 %s: a\nok 2 %s: b\n' "$s" "$s"
+	fi | sed 's/^/    /' >>"$res"
+	echo "ok $nr $s" >>"$res"
 done
 echo "@@PMA-END rc=0" >>"$res"
 FAKE
@@ -468,7 +491,8 @@ fake_check()
 
 	shift
 	mkdir -p "$F/scripts/tests" "$F/scripts/good" "$F/build/patched/obj-test/arch/x86/boot"
-	for f in check.sh common.sh tap-summary.sh kernel-log.sh guest-checks.sh qemu-run.sh diff-compare.sh; do
+	mkdir -p "$F/scripts/guest"
+	for f in check.sh common.sh tap-summary.sh kernel-log.sh guest-checks.sh qemu-run.sh diff-compare.sh guest/tap.sh; do
 		if [ -n "${PMA_CHECK_FROM:-}" ]; then
 			git -C "$H/.." show "$PMA_CHECK_FROM:scripts/$f" >"$F/scripts/$f" 2>/dev/null || rm -f "$F/scripts/$f"
 		else
@@ -599,39 +623,42 @@ ok $? "make check: a kernel warning early in the run (kselftest) fails it and na
 
 # The summariser's own rules: a stream with no plan that dies, one with
 # results past its plan, a stream asked for that never started.
-printf '@@TAP kunit\nok 1 x\n@@TAP b\n1..1\nok 1 y\nok 2 z\n@@TAPEND b rc=0\n@@PMA-END rc=0\n' >"$T/tap"
+printf 'KTAP version 1\n1..3\n    # Subtest: kunit\n    ok 1 x\n    # Subtest: b\n    1..1\n    ok 1 y\n    ok 2 z\nok 2 b\n@@PMA-END rc=0\n' >"$T/tap"
 TAP_TOTALS=$T/tot "$H/tap-summary.sh" -e "kunit b c" g "$T/tap" >"$T/log" 2>&1
-[ "$(cat "$T/tot")" = "3 3 0" ] && grep -q 'FAIL g/kunit .*no end marker.*no plan' "$T/log" &&
+[ "$(cat "$T/tot")" = "3 3 0" ] && grep -q 'FAIL g/kunit .*no result line.*no plan' "$T/log" &&
 	grep -q 'FAIL g/b .*2 results for a plan of 1' "$T/log" && grep -q 'FAIL g/c .*never started' "$T/log"
-ok $? "tap-summary: no plan, no end marker, results past the plan, a stream never started"
+ok $? "tap-summary: no plan, no result line, results past the plan, a stream never started"
 
 # The kernel log scan: reports counted in the stream they were printed in;
 # what the tests print on purpose is not a report.
 printf '%s\n' '[    0.1] RETBleed: WARNING: Spectre v2 mitigation leaves CPU vulnerable' \
-	'[    1.0] @@TAP kselftest' '[    1.1] pm_async_test: line 3: unknown key '"'"'x'"'"'' \
+	'[    1.0] # Subtest: kselftest' '[    1.1] pm_async_test: line 3: unknown key '"'"'x'"'"'' \
 	'[    1.2] PM: Device pat_a failed to suspend: error -5' '[    1.3] PM: Some devices failed to suspend, or early wake event detected' \
-	'[    1.4] @@TAPEND kselftest rc=0' '[    2.0] @@TAP reliability' \
-	'[    2.1] INFO: task sh:97 blocked for more than 30 seconds.' '[    2.2] @@TAPEND reliability rc=0' \
-	'[    3.0] @@TAP replay' '[    3.1] rcu: INFO: rcu_preempt self-detected stall on CPU' \
-	'[    4.0] @@TAP measure' '[    4.1] **  12 printk messages dropped **' >"$T/con"
+	'[    1.4] KTAP version 1' '[    1.4]     # Subtest: pm_async_engine' '[    1.4] ok 1 pm_async_engine' \
+	'[    2.0] # Subtest: reliability' \
+	'[    2.1] INFO: task sh:97 blocked for more than 30 seconds.' \
+	'[    3.0] # Subtest: replay' '[    3.1] rcu: INFO: rcu_preempt self-detected stall on CPU' \
+	'[    4.0] # Subtest: measure' '[    4.1] **  12 printk messages dropped **' >"$T/con"
 "$H/kernel-log.sh" "$T/con" >"$T/log" 2>&1
-grep -q '^ok 1 kernel log during boot' "$T/log" && grep -q '^ok 2 kernel log during kselftest' "$T/log" &&
-	grep -q '^not ok 3 kernel log during reliability: 1 report' "$T/log" &&
-	grep -q '^not ok 4 kernel log during replay: 1 report' "$T/log" &&
-	grep -q '^not ok 5 kernel log during measure: .*lost messages' "$T/log" && grep -q '^1\.\.5$' "$T/log"
-ok $? "kernel-log: reports per stream, hung task, RCU stall, lost lines; injected failures are not reports"
+grep -q '^    ok 1 kernel log during boot' "$T/log" && grep -q '^    ok 2 kernel log during kselftest' "$T/log" &&
+	grep -q '^    not ok 3 kernel log during reliability: 1 report' "$T/log" &&
+	grep -q '^    not ok 4 kernel log during replay: 1 report' "$T/log" &&
+	grep -q '^    not ok 5 kernel log during measure: .*lost messages' "$T/log" && grep -q '^    1\.\.5$' "$T/log" &&
+	[ "$(head -n 3 "$T/log" | tr '\n' '|')" = "KTAP version 1|1..1|    # Subtest: kernel-log|" ] &&
+	grep -qx 'ok 1 kernel-log' "$T/log"
+ok $? "kernel-log: reports per stream (a KUnit suite's indented subtest line is none), hung task, RCU stall, lost lines; injected failures are not reports"
 
 # The contract in every stream: an async callback in the PM task is a
 # report of the stream it was printed in; the lab's other violations are
 # not (the streams judge them).
-printf '%s\n' '[    1.0] @@TAP kselftest' \
+printf '%s\n' '[    1.0] # Subtest: kselftest' \
 	'[    1.1] pm_async_test: violation: s suspend_late: device is active' \
-	'[    1.2] @@TAPEND kselftest rc=0' '[    2.0] @@TAP diff' \
-	'[    2.1] pm_async_test: violation: a.b resume: async callback runs in the PM task' \
-	'[    2.2] @@TAPEND diff rc=0' >"$T/con"
-"$H/kernel-log.sh" "$T/con" >"$T/log" 2>&1
-grep -q '^ok 2 kernel log during kselftest: .*no async callback in the PM task' "$T/log" &&
-	grep -q '^not ok 3 kernel log during diff: 1 report.*a.b resume: async callback runs in the PM task' "$T/log"
+	'[    2.0] # Subtest: diff' \
+	'[    2.1] pm_async_test: violation: a.b resume: async callback runs in the PM task' >"$T/con"
+PMA_STREAM_NR=2 "$H/kernel-log.sh" "$T/con" >"$T/log" 2>&1
+grep -q '^    ok 2 kernel log during kselftest: .*no async callback in the PM task' "$T/log" &&
+	grep -q '^    not ok 3 kernel log during diff: 1 report.*a.b resume: async callback runs in the PM task' "$T/log" &&
+	! grep -q '^KTAP' "$T/log" && grep -qx 'ok 2 kernel-log' "$T/log"
 ok $? "kernel-log: an async callback in the PM task fails the stream it was printed in"
 
 # The workqueue floor table of make bench: medians per way, the bound as
