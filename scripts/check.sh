@@ -161,14 +161,6 @@ step "series: make series + series-check without builds"
 } >"$out/series.tap"
 args+=(series "$out/series.tap")
 
-# build_failed K FLAVOUR: the one result of a kernel that does not build.
-build_failed()
-{
-	echo "1..1"
-	nok "build of the $1 $2 kernel"
-	return 1
-}
-
 # build K FLAVOUR NAME: build kernel K of FLAVOUR and its initramfs; a
 # failure is one failed result of NAME.
 build()
@@ -177,7 +169,7 @@ build()
 	[ $tree_ok = 1 ] && "$S/build-kernel.sh" "$1" "$2" && "$S/mkinitramfs.sh" "$1" "$2" && return 0
 	{
 		tap_doc 1
-		tap_stream 1 build build_failed "$1" "$2"
+		tap_stream 1 build tap_missing "build of the $1 $2 kernel"
 	} >"$out/$3-build.log"
 	args+=("$3" "$out/$3-build.log")
 	return 1

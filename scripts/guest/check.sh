@@ -24,17 +24,8 @@ status=0
 stream()
 {
 	echo "# Subtest: $1" 2>/dev/null >/dev/kmsg
-	tap_reset
 	tap_stream "$nr" "$@" || status=1
 	nr=$((nr + 1))
-}
-
-# missing WHAT: the one failed result of a stream that cannot run.
-missing()
-{
-	echo "1..1"
-	nok "$*"
-	return 1
 }
 
 # KUnit suites built as modules: one result per module (the plan is known
@@ -45,7 +36,7 @@ missing()
 kunit()
 {
 	mods=$(find /lib/modules -name '*kunit*.ko' | sort)
-	[ -n "$mods" ] || { missing "kunit: no KUnit module in this kernel ($(uname -r))"; return; }
+	[ -n "$mods" ] || { tap_missing "kunit: no KUnit module in this kernel ($(uname -r))"; return; }
 	echo "KTAP version 1"
 	echo "1..$(echo "$mods" | wc -l)"
 	for ko in $mods; do
@@ -167,7 +158,7 @@ for s in $streams; do
 				stream kselftest env PM_ASYNC_SUSPEND=1 sh $ksft
 			fi
 		else
-			stream kselftest missing "kselftest: $ksft is not in the initramfs"
+			stream kselftest tap_missing "kselftest: $ksft is not in the initramfs"
 		fi
 		;;
 	kunit) stream kunit kunit ;;
@@ -183,7 +174,7 @@ for s in $streams; do
 		;;
 	dmesg) stream dmesg dmesg_clean ;;
 	kmemleak) stream kmemleak sh /pma/kmemleak.sh ${PMA_KMEMLEAK:-} ;;
-	*) stream "$s" missing "$s: no such stream in /pma/check.sh" ;;
+	*) stream "$s" tap_missing "$s: no such stream in /pma/check.sh" ;;
 	esac
 done
 exit $status

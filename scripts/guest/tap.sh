@@ -16,6 +16,8 @@
 #                         it fails, the last 40 lines of FILE are shown as
 #                         comments
 #   tap_reset             the counters back to 0 (a new stream)
+#   tap_missing WHAT      the plan and the one failed result of a stream
+#                         that cannot run; returns 1
 #
 # The one framing of a log of several streams (a guest's results.log, the
 # host suites' log) is a KTAP document whose subtests are the streams:
@@ -25,7 +27,8 @@
 #                         "    # Subtest: NAME", CMD's lines indented by 4,
 #                         then "ok NR NAME", or, when CMD exits with RC > 0,
 #                         "# NAME: exit status RC" and "not ok NR NAME";
-#                         returns RC.  The lines reach the output as CMD
+#                         returns RC.  CMD runs in a subshell, its counters
+#                         from 0.  The lines reach the output as CMD
 #                         prints them (a stream cut short shows where).
 #   tap_indent            standard input to standard output, indented by 4
 # scripts/tap-summary.sh reads it; scripts/kernel-log.sh finds the streams
@@ -52,6 +55,12 @@ tap_skip()
 }
 ok() { tap_result 0 "$*"; }
 nok() { tap_result 1 "$*"; }
+tap_missing()
+{
+	echo "1..1"
+	nok "$*"
+	return 1
+}
 check()
 {
 	if eval "$2"; then ok "$1"; else nok "$1"; [ -z "${3:-}" ] || sed 's/^/# /' "$3" | tail -n 40; fi
@@ -74,7 +83,7 @@ tap_stream()
 	echo "    # Subtest: $tap_name"
 	tap_rcf=${TMPDIR:-/tmp}/tap-stream-rc.$$
 	{
-		("$@") 2>&1
+		(tap_reset && "$@") 2>&1
 		echo $? >"$tap_rcf"
 	} | tap_indent
 	tap_rc=$(cat "$tap_rcf" 2>/dev/null)
